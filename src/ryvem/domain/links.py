@@ -1,0 +1,169 @@
+"""The link grammar: which targets a markdown body links to, and which key each resolves to.
+
+Grammar (pinned by tests/unit/test_links.py):
+
+* ``[[slug]]``, ``[[slug|alias]]`` (also ``\\|`` inside tables), ``[[slug#heading]]``,
+  ``[[slug#^block]]`` and ``![[embed]]`` link to *slug*;
+* ``[text](path.md)`` and ``![text](path.md)`` link to *path*, percent-decoded, with ``./``
+  and ``../`` taken relative to the linking page's key;
+* ``[[#heading]]`` (the page itself), links inside inline code or fenced/indented code,
+  URLs with a scheme and targets with an asset extension make no link.
+
+Resolution (:func:`resolve`): targets and keys are compared after Unicode NFC normalisation,
+case folding, and stripping surrounding whitespace, a leading ``/`` and a trailing ``.md``.
+Among current keys in the linking node's scope, else in ``global``:
+(1) the exact key; (2) else the unique key whose last ``/`` segment equals the target's last
+segment; (3) if several, the one whose key ends with the written path, else the one with the
+fewest segments (ties: same kind as the linking node, then the oldest).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+
+__all__ = ["Candidate", "extract_targets", "normalize", "resolve", "tail"]
+
+ASSET_EXTENSIONS = frozenset(
+    "png jpg jpeg gif svg webp bmp ico tif tiff avif heic pdf canvas excalidraw mp3 mp4 wav "
+    "ogg webm mov m4a flac zip gz tar csv json yaml yml txt html css js ts py".split()
+)
+_WIKI = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
+_MDLINK = re.compile(r"!?\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]\(\s*<?([^()\s<>]+(?:\([^()\s]*\))?)>?(?:\s+[\"'(][^\n]*?[\"')])?\s*\)")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
+_INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_md = MarkdownIt("commonmark")
+
+
+def normalize(text: str) -> str:
+    """The comparison form of a key or a link target."""
+    t = unicodedata.normalize("NFC", text).strip().casefold()
+    t = t.lstrip("/")
+    if t.endswith(".md"):
+        t = t[:-3]
+    return t.strip()
+
+
+def tail(normalized: str) -> str:
+    return normalized.rsplit("/", 1)[-1]
+
+
+def _strip_code(body: str) -> str:
+    """Blank out fenced/indented code blocks and inline code spans, keeping line numbers."""
+    lines = body.split("\n")
+    try:
+        tokens = _md.parse(body)
+    except Exception:  # pragma: no cover - markdown-it does not raise on text; be safe
+        tokens = []
+    for tok in tokens:
+        if tok.type in ("fence", "code_block") and tok.map:
+            start, end = tok.map
+            for i in range(start, min(end, len(lines))):
+                lines[i] = ""
+    text = "\n".join(lines)
+    return _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _is_asset(path: str) -> bool:
+    base = path.rsplit("/", 1)[-1]
+    if "." not in base:
+        return False
+    return base.rsplit(".", 1)[-1].lower() in ASSET_EXTENSIONS
+
+
+def _wikilink_target(inner: str) -> str | None:
+    inner = inner.replace("\\|", "|")
+    target = inner.split("|", 1)[0]
+    target = target.split("#", 1)[0]
+    target = target.strip()
+    if not target or _SCHEME.match(target) or _is_asset(target):
+        return None
+    return target
+
+
+def _mdlink_target(href: str, source_key: str | None) -> str | None:
+    href = href.strip()
+    if not href or href.startswith("#") or _SCHEME.match(href) or href.startswith("//"):
+        return None
+    path = unquote(href.split("#", 1)[0].split("?", 1)[0])
+    if not path.lower().endswith(".md"):
+        return None
+    if path.startswith("/"):
+        return path
+    base = posixpath.dirname(source_key) if source_key else ""
+    joined = posixpath.normpath(posixpath.join(base, path))
+    if joined.startswith(".."):
+        return None
+    return joined
+
+
+def extract_targets(body: str, source_key: str | None = None) -> list[str]:
+    """Normalised link targets of a body, in order of first appearance, without repeats."""
+    if "[" not in body:
+        return []
+    text = _strip_code(body)
+    found: list[tuple[int, str]] = []
+    for m in _WIKI.finditer(text):
+        target = _wikilink_target(m.group(1))
+        if target is not None:
+            found.append((m.start(), target))
+    for m in _MDLINK.finditer(text):
+        target = _mdlink_target(m.group(1), source_key)
+        if target is not None:
+            found.append((m.start(), target))
+    found.sort()
+    out: list[str] = []
+    seen: set[str] = set()
+    self_key = normalize(source_key) if source_key else None
+    for _, raw in found:
+        norm = normalize(raw)
+        if norm and norm not in seen and norm != self_key:
+            seen.add(norm)
+            out.append(norm)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A current keyed node a link might resolve to."""
+
+    entity: str
+    kind: str
+    key: str
+    scope: str
+
+    @property
+    def norm(self) -> str:
+        return normalize(self.key)
+
+
+def resolve(
+    target: str, scope: str, kind: str, candidates: Iterable[Candidate]
+) -> Candidate | None:
+    """Apply the resolution rule to candidates sharing the target's last segment."""
+    pool = [c for c in candidates if tail(c.norm) == tail(target)]
+    for tier in (scope, "global"):
+        in_tier = [c for c in pool if c.scope == tier]
+        if in_tier:
+            return _pick(target, kind, in_tier)
+        if tier == "global":
+            break
+    return None
+
+
+def _pick(target: str, kind: str, pool: Sequence[Candidate]) -> Candidate:
+    exact = [c for c in pool if c.norm == target]
+    if exact:
+        return min(exact, key=lambda c: (c.kind != kind, c.entity))
+    if len(pool) == 1:
+        return pool[0]
+    suffix = [c for c in pool if c.norm.endswith("/" + target)]
+    if suffix:
+        return min(suffix, key=lambda c: (c.norm.count("/"), c.kind != kind, c.entity))
+    return min(pool, key=lambda c: (c.norm.count("/"), c.kind != kind, c.entity))

@@ -1,0 +1,157 @@
+"""The graph's values: node versions, edges, and what reads return.
+
+A *node version* is one row on the time axis. Versions of one keyed node share an
+``entity`` (the id of its first version) and form one chain linked by ``supersedes``.
+Edges join entities, not versions, so an edge keeps reaching the current version of
+its endpoints after they are superseded; the ``supersedes`` edges are the exception and
+join the two versions they order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ryvem.domain.timeutil import format_us
+
+__all__ = [
+    "SUPERSEDES",
+    "LINKS",
+    "Direction",
+    "Edge",
+    "Identity",
+    "NodeVersion",
+    "SearchHit",
+    "Stats",
+    "Step",
+]
+
+SUPERSEDES = "supersedes"
+LINKS = "links"
+RESERVED_RELS = frozenset({SUPERSEDES, LINKS})
+Direction = Literal["out", "in", "both"]
+
+Identity = tuple[str, str, str]
+"""(kind, key, scope): the triple a keyed write supersedes on."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class NodeVersion(_Frozen):
+    """One row: a version of a node with its validity window [valid_from, valid_to)."""
+
+    id: str
+    entity: str
+    kind: str
+    scope: str
+    key: str | None = None
+    title: str
+    body: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)
+    valid_from: int
+    valid_to: int | None = None
+    superseded_by: str | None = None
+    supersedes: str | None = None
+    retired_reason: str | None = None
+
+    @property
+    def is_current(self) -> bool:
+        return self.valid_to is None
+
+    @property
+    def identity(self) -> Identity | None:
+        return None if self.key is None else (self.kind, self.key, self.scope)
+
+    @property
+    def ref(self) -> str:
+        """How a person names it: the key when it has one, else the id."""
+        return self.key if self.key is not None else self.id
+
+    def valid_at(self, at: int) -> bool:
+        return self.valid_from <= at and (self.valid_to is None or at < self.valid_to)
+
+    def record(self) -> dict[str, Any]:
+        """The JSON node record every face prints."""
+        return {
+            "id": self.id,
+            "entity": self.entity,
+            "kind": self.kind,
+            "key": self.key,
+            "scope": self.scope,
+            "title": self.title,
+            "body": self.body,
+            "data": self.data,
+            "valid_from": format_us(self.valid_from),
+            "valid_to": None if self.valid_to is None else format_us(self.valid_to),
+            "superseded_by": self.superseded_by,
+            "supersedes": self.supersedes,
+            "retired_reason": self.retired_reason,
+        }
+
+
+class Edge(_Frozen):
+    """A typed, directed edge with its own validity window.
+
+    ``src``/``dst`` are entity ids (version ids for ``supersedes``).
+    """
+
+    id: str
+    rel: str
+    src: str
+    dst: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    valid_from: int
+    valid_to: int | None = None
+
+    def valid_at(self, at: int) -> bool:
+        return self.valid_from <= at and (self.valid_to is None or at < self.valid_to)
+
+
+class SearchHit(_Frozen):
+    id: str
+    kind: str
+    scope: str
+    title: str
+    snippet: str
+    score: float
+
+    def record(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
+class Step(_Frozen):
+    """One edge found by a traversal, seen from the node it was reached through."""
+
+    src: NodeVersion
+    dst: NodeVersion
+    rel: str
+    direction: Literal["out", "in"]
+    hop: int
+    edge_id: str
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "type": "edge",
+            "hemisphere": "knowledge",
+            "from": self.src.ref,
+            "to": self.dst.ref,
+            "rel": self.rel,
+            "direction": self.direction,
+            "hop": self.hop,
+        }
+
+
+class Stats(_Frozen):
+    backend: str
+    location: str
+    current_rows: int
+    superseded_rows: int
+    retired_rows: int
+    edges_current: int
+    edges_closed: int
+    kinds: dict[str, int]
+    scopes: dict[str, int]
+    rels: dict[str, int]

@@ -1,0 +1,85 @@
+"""Time on the validity axis: integer microseconds since the Unix epoch, UTC.
+
+Integers compare exactly in every backend and keep microsecond precision without
+floating point or time-zone surprises; ISO 8601 strings with a ``Z`` are the outside form.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from datetime import UTC, date, datetime
+
+from ryvem.errors import InvalidInput
+
+__all__ = ["Clock", "format_us", "parse_time", "to_datetime"]
+
+_DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def format_us(us: int) -> str:
+    """Render microseconds since the epoch as ISO 8601 UTC with a ``Z``."""
+    return to_datetime(us).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def to_datetime(us: int) -> datetime:
+    seconds, micros = divmod(us, 1_000_000)
+    return datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=micros)
+
+
+def from_datetime(value: datetime) -> int:
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    delta = value - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def parse_time(text: str | datetime | date | int) -> int:
+    """Parse an ISO 8601 date or date-time (UTC when it has no zone) into microseconds."""
+    if isinstance(text, bool):
+        raise InvalidInput(f"not a date or date-time: {text!r}")
+    if isinstance(text, int):
+        return text
+    if isinstance(text, datetime):
+        return from_datetime(text)
+    if isinstance(text, date):
+        return from_datetime(datetime(text.year, text.month, text.day, tzinfo=UTC))
+    raw = str(text).strip()
+    try:
+        if _DATE_ONLY.match(raw):
+            d = date.fromisoformat(raw)
+            return from_datetime(datetime(d.year, d.month, d.day, tzinfo=UTC))
+        if raw.endswith(("z", "Z")):
+            raw = raw[:-1] + "+00:00"
+        return from_datetime(datetime.fromisoformat(raw))
+    except (ValueError, OverflowError):
+        shown = text if len(str(text)) <= 60 else str(text)[:57] + "..."
+        raise InvalidInput(
+            f"not an ISO 8601 date or date-time: {shown!r} (e.g. 2026-11-30 or 2026-11-30T12:00:00Z)"
+        ) from None
+
+
+class Clock:
+    """Microsecond wall clock that never repeats or runs backwards within one process."""
+
+    def __init__(self) -> None:
+        self._last = 0
+        self._lock = threading.Lock()
+
+    def now(self) -> int:
+        with self._lock:
+            now = time.time_ns() // 1000
+            if now <= self._last:
+                now = self._last + 1
+            self._last = now
+            return now
+
+    def after(self, previous: int | None) -> int:
+        """A time strictly later than ``previous`` (and than every earlier reading)."""
+        now = self.now()
+        if previous is not None and now <= previous:
+            with self._lock:
+                now = previous + 1
+                self._last = max(self._last, now)
+        return now

@@ -1,0 +1,172 @@
+"""The repository port: what the service needs from a store, and nothing else.
+
+``GraphRepository`` and ``WriteTx`` are :class:`typing.Protocol` s; adapters satisfy them
+structurally and are checked by the shared contract suite in ``tests/contract``.
+
+Writes go through :meth:`GraphRepository.write`: the adapter opens one transaction, hands
+the service's function a ``WriteTx`` bound to it, and commits only if the function returns.
+An adapter may run the function again after a transient failure (a lock, a deadlock), so
+the function must not have side effects outside the transaction. Every ``WriteTx`` method
+takes a batch, so a write costs a fixed number of round trips however many nodes it touches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeVar
+
+from ryvem.domain.links import Candidate
+from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats
+from ryvem.domain.scopes import ScopeFilter
+from ryvem.domain.search import SearchQuery
+from ryvem.domain.traversal import Neighbour
+
+__all__ = ["Close", "GraphRepository", "LinkSource", "WriteTx"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close a current version's window at ``at``."""
+
+    id: str
+    at: int
+    superseded_by: str | None = None
+    retired_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSource:
+    """A current version whose body links to ``targets`` (normalised)."""
+
+    entity: str
+    kind: str
+    scope: str
+    targets: tuple[str, ...]
+
+
+class WriteTx(Protocol):
+    """Primitive reads and writes inside one open write transaction."""
+
+    def latest_by_identity(self, identities: Sequence[Identity]) -> dict[Identity, NodeVersion]:
+        """The newest version (current or retired) of each identity that has one."""
+
+    def current_of_entities(self, entities: Sequence[str]) -> dict[str, NodeVersion]:
+        """The current version of each entity that has one."""
+
+    def close_versions(self, closes: Sequence[Close]) -> None:
+        """Close current versions; raise Conflict if any is no longer current."""
+
+    def mark_superseded(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Set ``superseded_by`` on retired versions: (retired id, successor id)."""
+
+    def insert_versions(
+        self, versions: Sequence[NodeVersion], targets: Sequence[tuple[str, ...]]
+    ) -> None:
+        """Insert new versions with their body's normalised link targets."""
+
+    def insert_edges(self, edges: Sequence[Edge]) -> None:
+        """Insert edges; a second current edge (src, dst, rel) is an IntegrityError."""
+
+    def close_edges(self, ids: Sequence[str], at: int) -> None:
+        """Close current edges' windows."""
+
+    def current_edges(
+        self, src: str, dst: str | None = None, rel: str | None = None
+    ) -> list[Edge]:
+        """Current edges leaving one entity, optionally narrowed to a target and rel."""
+
+    def current_link_edges(self, sources: Sequence[str]) -> list[Edge]:
+        """Current ``links`` edges leaving these entities."""
+
+    def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
+        """Current keyed nodes whose normalised key ends in one of these last segments."""
+
+    def link_sources(self, tails: Sequence[str]) -> list[LinkSource]:
+        """Current versions whose bodies link to a target with one of these last segments."""
+
+
+class GraphRepository(Protocol):
+    """A store of versioned nodes and edges. SQLite and Neo4j implement it."""
+
+    backend: str
+    location: str
+
+    def write(self, fn: Callable[[WriteTx], T]) -> T:
+        """Run ``fn`` in one atomic write transaction and return its result."""
+
+    def close(self) -> None: ...
+
+    # --- reads -------------------------------------------------------------------------
+    def get_version(self, id: str) -> NodeVersion | None: ...
+
+    def get_versions(self, ids: Sequence[str]) -> dict[str, NodeVersion]: ...
+
+    def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
+        """The version of an identity valid at ``as_of`` (current when None)."""
+
+    def latest_of_identity(self, identity: Identity) -> NodeVersion | None:
+        """The newest version of an identity, current or retired."""
+
+    def get_entity(self, entity: str, as_of: int | None) -> NodeVersion | None:
+        """The version of an entity valid at ``as_of`` (current when None)."""
+
+    def get_entities(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeVersion]:
+        """The version of each entity valid at ``as_of``, for those that have one."""
+
+    def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
+        """Versions valid at ``as_of`` with this exact key, any kind."""
+
+    def chain(self, entity: str) -> list[NodeVersion]:
+        """Every version of an entity, oldest first."""
+
+    def edges_of(self, entity: str, as_of: int | None) -> list[Edge]:
+        """Edges touching an entity (either end) valid at ``as_of``; supersedes excluded."""
+
+    def search(
+        self,
+        query: SearchQuery,
+        kinds: Sequence[str],
+        scope: ScopeFilter,
+        limit: int,
+        as_of: int | None,
+    ) -> list[SearchHit]:
+        """Best-first hits; an empty query lists the most recent rows for the filters."""
+
+    def expand(
+        self,
+        frontier: Sequence[str],
+        side: Literal["out", "in"],
+        rels: Sequence[str] | None,
+        as_of: int | None,
+        scope: ScopeFilter,
+    ) -> list[Neighbour]:
+        """Edges incident to frontier entities whose far end is valid at ``as_of`` in scope.
+
+        ``rels`` None means every rel except ``supersedes``.
+        """
+
+    def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
+        """As ``WriteTx.link_candidates``, outside a write."""
+
+    def link_targets(self, version_id: str) -> tuple[str, ...]:
+        """The normalised link targets stored with a version."""
+
+    def stats(self) -> Stats: ...
+
+    # --- whole-graph streams (export, copy) --------------------------------------------
+    def iter_versions(self, batch: int = 1000) -> Iterator[list[tuple[NodeVersion, tuple[str, ...]]]]:
+        """Every version with its link targets, in id order, in batches."""
+
+    def iter_edges(self, batch: int = 1000) -> Iterator[list[Edge]]:
+        """Every edge, in id order, in batches."""
+
+    def load(
+        self, versions: Iterable[tuple[NodeVersion, tuple[str, ...]]], edges: Iterable[Edge]
+    ) -> tuple[int, int]:
+        """Insert rows verbatim (ids and windows kept), skipping ids already present.
+
+        Returns how many versions and edges were new. Used to copy between backends.
+        """

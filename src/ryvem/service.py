@@ -1,0 +1,517 @@
+"""The use cases. The CLI, the MCP server and library users call this; never an adapter.
+
+A ``Service`` wraps one ``GraphRepository`` and a default scope. Input is validated here,
+before any transaction opens, so a bad request writes nothing. Every write runs as one
+function inside ``repo.write`` and so commits whole or not at all.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ryvem.domain.ids import is_id, new_id
+from ryvem.domain.links import Candidate, extract_targets, normalize, resolve, tail
+from ryvem.domain.model import (
+    LINKS,
+    RESERVED_RELS,
+    SUPERSEDES,
+    Edge,
+    Identity,
+    NodeVersion,
+    SearchHit,
+    Stats,
+    Step,
+)
+from ryvem.domain.scopes import GLOBAL, ScopeFilter, parse_scope, parse_scope_filter
+from ryvem.domain.search import parse_search
+from ryvem.domain.timeutil import Clock, format_us, parse_time
+from ryvem.domain.traversal import Neighbour, bfs, clamp_depth, parse_direction
+from ryvem.domain.validation import (
+    SLUG,
+    validate_body,
+    validate_data,
+    validate_key,
+    validate_kind,
+    validate_reason,
+    validate_rel,
+    validate_title,
+)
+from ryvem.errors import AmbiguousRef, Conflict, InvalidInput, NotFound
+from ryvem.repositories.port import Close, GraphRepository, LinkSource, WriteTx
+
+__all__ = ["EdgeView", "NewNode", "Service", "WriteResult"]
+
+MAX_LIMIT = 1000
+Outcome = Literal["created", "superseded", "revived", "unchanged"]
+_CLOCK = Clock()
+
+
+@dataclass(frozen=True, slots=True)
+class NewNode:
+    """A validated write request."""
+
+    kind: str
+    title: str
+    scope: str
+    key: str | None = None
+    body: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def identity(self) -> Identity | None:
+        return None if self.key is None else (self.kind, self.key, self.scope)
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    version: NodeVersion
+    outcome: Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeView:
+    """An edge as the faces show it: endpoints named by the versions it joined."""
+
+    edge: Edge
+    from_id: str
+    to_id: str
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "id": self.edge.id,
+            "rel": self.edge.rel,
+            "from": self.from_id,
+            "to": self.to_id,
+            "data": self.edge.data,
+            "valid_from": format_us(self.edge.valid_from),
+            "valid_to": None if self.edge.valid_to is None else format_us(self.edge.valid_to),
+        }
+
+
+def _as_of(value: object) -> int | None:
+    if value is None or value == "":
+        return None
+    return parse_time(value)  # type: ignore[arg-type]
+
+
+class Service:
+    """ryvem's use cases over one repository."""
+
+    def __init__(
+        self, repo: GraphRepository, *, default_scope: str = GLOBAL, clock: Clock | None = None
+    ) -> None:
+        self.repo = repo
+        self.default_scope = parse_scope(default_scope)
+        self.clock = clock or _CLOCK
+
+    # --- helpers ------------------------------------------------------------------------
+    def scope(self, scope: str | None) -> str:
+        return self.default_scope if scope is None else parse_scope(scope)
+
+    def prepare(
+        self,
+        kind: str,
+        title: str,
+        *,
+        key: str | None = None,
+        scope: str | None = None,
+        body: str | None = None,
+        data: object = None,
+    ) -> NewNode:
+        """Validate one write request (nothing is written)."""
+        return NewNode(
+            kind=validate_kind(kind),
+            title=validate_title(title),
+            scope=self.scope(scope),
+            key=None if key is None else validate_key(key),
+            body=validate_body(body),
+            data=validate_data(data),
+        )
+
+    # --- writes -------------------------------------------------------------------------
+    def write(
+        self,
+        kind: str,
+        title: str,
+        *,
+        key: str | None = None,
+        scope: str | None = None,
+        body: str | None = None,
+        data: object = None,
+    ) -> NodeVersion:
+        """Insert-or-supersede on (kind, key, scope); an unkeyed write always appends.
+
+        Writing exactly the current title, body and data again creates no version.
+        """
+        node = self.prepare(kind, title, key=key, scope=scope, body=body, data=data)
+        return self.write_many([node])[0].version
+
+    def write_many(self, nodes: Sequence[NewNode]) -> list[WriteResult]:
+        """Apply validated writes in one transaction (identities must be distinct)."""
+        if not nodes:
+            return []
+        idents = [n.identity for n in nodes if n.identity is not None]
+        if len(idents) != len(set(idents)):
+            raise InvalidInput("one batch may write each (kind, key, scope) only once")
+        return self.repo.write(lambda tx: self._apply_writes(tx, nodes))
+
+    def _apply_writes(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
+        latest = tx.latest_by_identity([n.identity for n in nodes if n.identity is not None])
+        results: list[WriteResult] = []
+        versions: list[NodeVersion] = []
+        targets: list[tuple[str, ...]] = []
+        closes: list[Close] = []
+        revives: list[tuple[str, str]] = []
+        edges: list[Edge] = []
+        appeared: list[NodeVersion] = []
+        sources: list[LinkSource] = []
+        for n in nodes:
+            prev = latest.get(n.identity) if n.identity is not None else None
+            if (
+                prev is not None
+                and prev.is_current
+                and (prev.title, prev.body, prev.data) == (n.title, n.body, n.data)
+            ):
+                results.append(WriteResult(prev, "unchanged"))
+                continue
+            after = None if prev is None else max(prev.valid_from, prev.valid_to or 0)
+            at = self.clock.after(after)
+            vid = new_id(at)
+            version = NodeVersion.model_construct(
+                id=vid,
+                entity=prev.entity if prev is not None else vid,
+                kind=n.kind,
+                scope=n.scope,
+                key=n.key,
+                title=n.title,
+                body=n.body,
+                data=n.data,
+                valid_from=at,
+                valid_to=None,
+                superseded_by=None,
+                supersedes=None if prev is None else prev.id,
+                retired_reason=None,
+            )
+            outcome: Outcome = "created"
+            if prev is not None:
+                edges.append(
+                    Edge.model_construct(
+                        id=new_id(at), rel=SUPERSEDES, src=vid, dst=prev.id, data={},
+                        valid_from=at, valid_to=None,
+                    )
+                )
+                if prev.is_current:
+                    closes.append(Close(prev.id, at, superseded_by=vid))
+                    outcome = "superseded"
+                else:
+                    revives.append((prev.id, vid))
+                    outcome = "revived"
+            if outcome != "superseded" and n.key is not None:
+                appeared.append(version)
+            found = tuple(extract_targets(n.body, n.key))
+            versions.append(version)
+            targets.append(found)
+            if found or outcome != "created":
+                sources.append(LinkSource(version.entity, n.kind, n.scope, found))
+            results.append(WriteResult(version, outcome))
+        if not versions:
+            return results
+        tx.close_versions(closes)
+        tx.mark_superseded(revives)
+        tx.insert_versions(versions, targets)
+        tx.insert_edges(edges)
+        self._refresh_links(tx, sources, appeared)
+        return results
+
+    def _refresh_links(
+        self, tx: WriteTx, sources: list[LinkSource], appeared: Sequence[NodeVersion]
+    ) -> None:
+        """Make the current ``links`` edges of these sources match their bodies.
+
+        Also re-resolves links elsewhere whose target's last segment matches a key that has
+        just appeared, so a dangling link resolves as soon as its target exists.
+        """
+        if appeared:
+            known = {s.entity for s in sources}
+            appeared_tails = {tail(normalize(v.key)) for v in appeared if v.key is not None}
+            for extra in tx.link_sources(sorted(appeared_tails)):
+                if extra.entity not in known:
+                    known.add(extra.entity)
+                    sources.append(extra)
+        if not sources:
+            return
+        tails = sorted({tail(t) for s in sources for t in s.targets})
+        by_tail: dict[str, list[Candidate]] = defaultdict(list)
+        for cand in tx.link_candidates(tails) if tails else []:
+            by_tail[tail(cand.norm)].append(cand)
+        have: dict[str, dict[str, Edge]] = defaultdict(dict)
+        for e in tx.current_link_edges([s.entity for s in sources]):
+            have[e.src][e.dst] = e
+        at = self.clock.now()
+        to_close: list[Edge] = []
+        to_open: list[Edge] = []
+        for s in sources:
+            want: dict[str, str] = {}
+            for target in s.targets:
+                hit = resolve(target, s.scope, s.kind, by_tail.get(tail(target), ()))
+                if hit is not None and hit.entity != s.entity:
+                    want.setdefault(hit.entity, target)
+            current = have.get(s.entity, {})
+            to_close += [e for dst, e in current.items() if dst not in want]
+            for dst, target in want.items():
+                if dst not in current:
+                    to_open.append(
+                        Edge.model_construct(
+                            id=new_id(at), rel=LINKS, src=s.entity, dst=dst,
+                            data={"target": target}, valid_from=at, valid_to=None,
+                        )
+                    )
+        if to_close:
+            tx.close_edges([e.id for e in to_close], max([at, *(e.valid_from for e in to_close)]))
+        if to_open:
+            tx.insert_edges(to_open)
+
+    def retire(
+        self, ref: str, *, reason: str | None = None, scope: str | None = None
+    ) -> NodeVersion:
+        """Close the current version's window; the identity can be written again later."""
+        reason = validate_reason(reason)
+        version = self.resolve(ref, scope=scope, allow_closed=True)
+        if not version.is_current:
+            raise Conflict(
+                f"{_name(version)} version {version.id} is not current (closed at "
+                f"{format_us(version.valid_to or 0)}); only a current version can be retired"
+            )
+
+        def run(tx: WriteTx) -> NodeVersion:
+            at = self.clock.after(version.valid_from)
+            tx.close_versions([Close(version.id, at, retired_reason=reason)])
+            return version.model_copy(update={"valid_to": at, "retired_reason": reason})
+
+        return self.repo.write(run)
+
+    def link(
+        self,
+        from_ref: str,
+        to_ref: str,
+        rel: str,
+        *,
+        data: object = None,
+        scope: str | None = None,
+    ) -> EdgeView:
+        """Open a typed edge between two current nodes (re-linking with new data supersedes it)."""
+        rel = _user_rel(rel)
+        payload = validate_data(data)
+        a = self.resolve(from_ref, scope=scope)
+        b = self.resolve(to_ref, scope=scope)
+
+        def run(tx: WriteTx) -> EdgeView:
+            live = tx.current_of_entities([a.entity, b.entity])
+            for v in (a, b):
+                if v.entity not in live:
+                    raise Conflict(f"{_name(v)} was retired meanwhile; nothing was linked")
+            at = self.clock.now()
+            existing = tx.current_edges(a.entity, b.entity, rel)
+            if existing and existing[0].data == payload:
+                edge = existing[0]
+            else:
+                if existing:
+                    at = max(at, existing[0].valid_from)
+                    tx.close_edges([existing[0].id], at)
+                edge = Edge.model_construct(
+                    id=new_id(at), rel=rel, src=a.entity, dst=b.entity, data=payload,
+                    valid_from=at, valid_to=None,
+                )
+                tx.insert_edges([edge])
+            return EdgeView(edge, live[a.entity].id, live[b.entity].id)
+
+        return self.repo.write(run)
+
+    def unlink(
+        self, from_ref: str, to_ref: str, rel: str, *, scope: str | None = None
+    ) -> EdgeView:
+        """Close the current edge's window."""
+        rel = _user_rel(rel)
+        a = self.resolve(from_ref, scope=scope)
+        b = self.resolve(to_ref, scope=scope)
+
+        def run(tx: WriteTx) -> EdgeView:
+            existing = tx.current_edges(a.entity, b.entity, rel)
+            if not existing:
+                raise NotFound(f"no current {rel!r} edge from {_name(a)} to {_name(b)}")
+            edge = existing[0]
+            at = max(self.clock.now(), edge.valid_from)
+            tx.close_edges([edge.id], at)
+            return EdgeView(edge.model_copy(update={"valid_to": at}), a.id, b.id)
+
+        return self.repo.write(run)
+
+    # --- reads --------------------------------------------------------------------------
+    def resolve(
+        self,
+        ref: str,
+        *,
+        scope: str | None = None,
+        as_of: object = None,
+        allow_closed: bool = False,
+    ) -> NodeVersion:
+        """A node version named by id, ``KIND/KEY`` or a bare key (see the README).
+
+        With ``as_of`` the version valid then; otherwise the current one. ``allow_closed``
+        lets an id name a closed version and ``KIND/KEY`` its newest, retired version.
+        """
+        if not isinstance(ref, str) or not ref.strip():
+            raise InvalidInput("a node reference must not be empty")
+        at = _as_of(as_of)
+        sc = self.scope(scope)
+        if is_id(ref):
+            version = self.repo.get_version(ref)
+            if version is not None:
+                if at is not None:
+                    found = self.repo.get_entity(version.entity, at)
+                    if found is None:
+                        raise NotFound(f"{ref} did not exist at {format_us(at)}")
+                    return found
+                if version.is_current or allow_closed:
+                    return version
+                current = self.repo.get_entity(version.entity, None)
+                if current is not None:
+                    return current
+                return version
+        kind, sep, rest = ref.partition("/")
+        if sep and rest and SLUG.match(kind):
+            ident = (kind, rest, sc)
+            version = self.repo.get_identity(ident, at)
+            if version is None and allow_closed and at is None:
+                version = self.repo.latest_of_identity(ident)
+            if version is not None:
+                return version
+        matches = self.repo.find_by_key(ref, ScopeFilter(exact=sc), at)
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            names = [f"{m.kind}/{m.key}" for m in matches]
+            raise AmbiguousRef(
+                f"{ref!r} names {len(matches)} nodes in {sc}: {', '.join(names)}; "
+                "use KIND/KEY or an id",
+                names,
+            )
+        when = "" if at is None else f" at {format_us(at)}"
+        raise NotFound(f"no node {ref!r} in scope {sc}{when}")
+
+    def get(self, ref: str, *, scope: str | None = None, as_of: object = None) -> NodeVersion:
+        return self.resolve(ref, scope=scope, as_of=as_of, allow_closed=True)
+
+    def history(self, ref: str, *, scope: str | None = None) -> list[NodeVersion]:
+        """The whole chain, oldest first, from any of its versions."""
+        version = self.resolve(ref, scope=scope, allow_closed=True)
+        return self.repo.chain(version.entity)
+
+    def search(
+        self,
+        text: str | None = None,
+        *,
+        kinds: Sequence[str] = (),
+        scope: str | None = None,
+        all_scopes: bool = False,
+        limit: int = 20,
+        as_of: object = None,
+    ) -> list[SearchHit]:
+        """Best-first hits over current rows (or rows valid at ``as_of``)."""
+        kinds = [validate_kind(k) for k in kinds]
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput(f"limit must be a positive integer, got {limit!r}")
+        if all_scopes and scope is not None:
+            raise InvalidInput("give either a scope or all scopes, not both")
+        filt = parse_scope_filter(None) if all_scopes else (
+            parse_scope_filter(scope) if scope is not None else ScopeFilter(exact=self.default_scope)
+        )
+        return self.repo.search(
+            parse_search(text), kinds, filt, min(limit, MAX_LIMIT), _as_of(as_of)
+        )
+
+    def traverse(
+        self,
+        ref: str,
+        *,
+        depth: object = 1,
+        direction: object = "out",
+        rels: Sequence[str] | None = None,
+        as_of: object = None,
+        scope: str | None = None,
+        all_scopes: bool = False,
+    ) -> list[Step]:
+        """Breadth-first edges from a node; see ``ryvem.domain.traversal``."""
+        d = clamp_depth(depth)
+        dirn = parse_direction(direction)
+        rel_list = None if not rels else sorted({validate_rel(r) for r in rels})
+        at = _as_of(as_of)
+        start = self.resolve(ref, scope=scope, as_of=at)
+        if at is None and not start.is_current:
+            raise NotFound(f"{_name(start)} is not current; pass an as-of time to walk the past")
+        filt = ScopeFilter() if all_scopes else ScopeFilter(exact=start.scope)
+
+        def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> list[Neighbour]:
+            return self.repo.expand(frontier, side, rel_list, at, filt)
+
+        found = bfs(start.entity, d, dirn, expand)
+        entities = {start.entity} | {n.src for _, n in found} | {n.dst for _, n in found}
+        nodes = self.repo.get_entities(sorted(entities), at)
+        nodes[start.entity] = start
+        return [
+            Step.model_construct(
+                src=nodes[n.src], dst=nodes[n.dst], rel=n.rel, direction=n.direction, hop=hop,
+                edge_id=n.edge_id,
+            )
+            for hop, n in found
+            if n.src in nodes and n.dst in nodes
+        ]
+
+    def unresolved(self, ref: str, *, scope: str | None = None) -> list[str]:
+        """Link targets in a node's current body that resolve to no node yet."""
+        version = self.resolve(ref, scope=scope)
+        targets = self.repo.link_targets(version.id)
+        by_tail: dict[str, list[Candidate]] = defaultdict(list)
+        for cand in self.repo.link_candidates(sorted({tail(t) for t in targets})):
+            by_tail[tail(cand.norm)].append(cand)
+        return [
+            t for t in targets
+            if resolve(t, version.scope, version.kind, by_tail.get(tail(t), ())) is None
+        ]
+
+    def edges_of(self, ref: str, *, scope: str | None = None, as_of: object = None) -> list[Edge]:
+        version = self.resolve(ref, scope=scope, as_of=as_of)
+        return self.repo.edges_of(version.entity, _as_of(as_of))
+
+    def stats(self) -> Stats:
+        return self.repo.stats()
+
+    def iter_graph(self) -> Iterator[list[tuple[NodeVersion, tuple[str, ...]]]]:
+        return self.repo.iter_versions()
+
+    def iter_edges(self) -> Iterator[list[Edge]]:
+        return self.repo.iter_edges()
+
+    def ensure_repo_node(self, repo_uuid: str, name: str) -> NodeVersion:
+        """The ``repo`` node (key = uuid, global scope) for a repository, created once."""
+        existing = self.repo.get_identity(("repo", repo_uuid, GLOBAL), None)
+        if existing is not None:
+            return existing
+        return self.write("repo", name or repo_uuid, key=repo_uuid, scope=GLOBAL)
+
+
+def _user_rel(rel: str) -> str:
+    rel = validate_rel(rel)
+    if rel in RESERVED_RELS:
+        raise InvalidInput(
+            f"rel {rel!r} is reserved: 'supersedes' edges come from writes and 'links' edges "
+            "from [[wikilinks]] in bodies"
+        )
+    return rel
+
+
+def _name(v: NodeVersion) -> str:
+    return f"{v.kind}/{v.key}" if v.key is not None else v.id

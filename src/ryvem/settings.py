@@ -1,0 +1,51 @@
+"""Where the graph lives: backend choice and its connection settings, from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ryvem.errors import InvalidInput
+
+__all__ = ["BACKENDS", "Settings"]
+
+BACKENDS = ("sqlite", "neo4j")
+
+
+@dataclass(frozen=True)
+class Settings:
+    backend: str = "sqlite"
+    data_dir: Path = Path.home() / ".ryvem"
+    db: Path | None = None
+    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: str = ""
+    neo4j_database: str | None = None
+
+    @property
+    def db_path(self) -> Path:
+        return self.db if self.db is not None else self.data_dir / "dev.db"
+
+    @classmethod
+    def from_env(
+        cls, *, backend: str | None = None, db: str | Path | None = None
+    ) -> Settings:
+        env = os.environ
+        chosen = (backend or env.get("RYVEM_BACKEND") or "sqlite").strip().lower()
+        if chosen not in BACKENDS:
+            raise InvalidInput(f"unknown backend {chosen!r}: use sqlite or neo4j")
+        data_dir = Path(env["RYVEM_DATA_DIR"]).expanduser() if env.get("RYVEM_DATA_DIR") else (
+            Path.home() / ".ryvem"
+        )
+        settings = cls(
+            backend=chosen,
+            data_dir=data_dir,
+            neo4j_uri=env.get("RYVEM_NEO4J_URI", cls.neo4j_uri),
+            neo4j_user=env.get("RYVEM_NEO4J_USER", cls.neo4j_user),
+            neo4j_password=env.get("RYVEM_NEO4J_PASSWORD", ""),
+            neo4j_database=env.get("RYVEM_NEO4J_DATABASE") or None,
+        )
+        if db is not None:
+            settings = replace(settings, db=Path(db).expanduser())
+        return settings

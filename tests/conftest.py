@@ -1,0 +1,113 @@
+"""Fixtures shared by every test: backends, a service over them, and the Neo4j server policy.
+
+Neo4j is found, in order: ``RYVEM_TEST_NEO4J_URI`` (+ ``_USER``/``_PASSWORD``); else a
+testcontainers ``neo4j:5`` container when a Docker engine answers; else the neo4j cases are
+skipped with a reason, except under ``CI=true`` where a missing Neo4j fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ryvem.repositories.port import GraphRepository
+from ryvem.repositories.sqlite import SqliteRepository
+from ryvem.service import Service
+
+BACKENDS = ["sqlite", "neo4j"]
+IN_CI = os.environ.get("CI") == "true"
+
+
+@dataclass(frozen=True)
+class Neo4jServer:
+    uri: str
+    user: str
+    password: str
+
+
+def _docker_answers() -> bool:
+    try:
+        import docker  # type: ignore[import-untyped]
+
+        docker.from_env(timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def neo4j_server() -> Iterator[Neo4jServer]:
+    """A real Neo4j server for the whole session (see the module docstring)."""
+    uri = os.environ.get("RYVEM_TEST_NEO4J_URI")
+    if uri:
+        yield Neo4jServer(
+            uri,
+            os.environ.get("RYVEM_TEST_NEO4J_USER", "neo4j"),
+            os.environ.get("RYVEM_TEST_NEO4J_PASSWORD", ""),
+        )
+        return
+    if _docker_answers():
+        from testcontainers.neo4j import Neo4jContainer
+
+        with Neo4jContainer("neo4j:5") as container:
+            yield Neo4jServer(
+                container.get_connection_url(), "neo4j", container.password
+            )
+        return
+    reason = (
+        "no Neo4j server: set RYVEM_TEST_NEO4J_URI, run `scripts/neo4j-local start`, "
+        "or have a Docker engine for testcontainers"
+    )
+    if IN_CI:
+        pytest.fail(f"{reason} (required under CI=true)")
+    pytest.skip(reason)
+
+
+def open_backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> GraphRepository:
+    """An empty repository of the named backend."""
+    if name == "sqlite":
+        return SqliteRepository.open(tmp_path / "ryvem.db")
+    server: Neo4jServer = request.getfixturevalue("neo4j_server")
+    from ryvem.repositories.neo4j import Neo4jRepository
+
+    repo = Neo4jRepository.connect(server.uri, server.user, server.password, None)
+    repo.wipe_for_tests()
+    return repo
+
+
+@pytest.fixture(params=BACKENDS)
+def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GraphRepository]:
+    """An empty repository, once per backend."""
+    r = open_backend(request.param, request, tmp_path)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+@pytest.fixture
+def service(repo: GraphRepository) -> Service:
+    """A service over an empty repository, default scope ``global``."""
+    return Service(repo)
+
+
+@pytest.fixture
+def sqlite_repo(tmp_path: Path) -> Iterator[SqliteRepository]:
+    """An empty SQLite repository (for SQLite-only tests)."""
+    r = SqliteRepository.open(tmp_path / "ryvem.db")
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def pytest_collection_modifyitems(config: Any, items: list[pytest.Item]) -> None:
+    """Contract tests are the ones parametrised over backends."""
+    for item in items:
+        if "contract" in str(item.fspath):
+            item.add_marker(pytest.mark.contract)
