@@ -1,0 +1,1 @@
+"""The ``ryvem`` command line: a thin typer shell over ``ryvem.service``."""

@@ -1,0 +1,75 @@
+"""``ryvem``: the console script. ``ryvem graph …`` holds the verbs."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from ryvem.cli.common import State, graph, state
+
+app = typer.Typer(
+    name="ryvem",
+    help="ryvem — a memory graph for coding agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@graph.callback()
+def _graph_options(
+    ctx: typer.Context,
+    backend: Annotated[
+        str | None,
+        typer.Option(
+            "--backend",
+            envvar="RYVEM_BACKEND",
+            help="Storage backend: sqlite (default) or neo4j.",
+            show_default=False,
+        ),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="SQLite file (default: $RYVEM_DATA_DIR/dev.db, i.e. ~/.ryvem/dev.db).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Read and write the memory graph: nodes, edges, history, search, links."""
+    st = state(ctx)
+    st.backend = backend
+    st.db = db
+    ctx.call_on_close(st.close)
+
+
+app.add_typer(graph, name="graph")
+
+# Verb modules register themselves on `graph` when imported.
+from ryvem.cli import nodes as _nodes  # noqa: E402,F401  (registration by import)
+
+
+def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:
+    """Run the CLI; usage errors become one line on stderr and exit 2, never a traceback."""
+    try:
+        app(args=argv, prog_name=prog_name, standalone_mode=False, obj=State())
+    except typer.Exit as e:
+        sys.exit(e.exit_code)
+    except typer.Abort:
+        typer.echo("error: aborted", err=True)
+        sys.exit(1)
+    except typer.TyperException as e:  # typer's vendored click errors: usage, bad parameter
+        ctx = getattr(e, "ctx", None)
+        if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help())
+            sys.exit(0)
+        format_message = getattr(e, "format_message", None)
+        text = format_message() if callable(format_message) else str(e)
+        typer.echo(f"error: {' '.join(str(text).split())}", err=True)
+        sys.exit(int(getattr(e, "exit_code", 2)))
+    except KeyboardInterrupt:
+        typer.echo("error: interrupted", err=True)
+        sys.exit(130)

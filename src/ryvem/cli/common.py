@@ -1,0 +1,127 @@
+"""What every CLI verb shares: options on ``ryvem graph``, the service, errors and output.
+
+Verbs live in one module per noun (``nodes``, ``links``, ``export``, ``copy``) and register
+themselves on :data:`graph`. Each verb body runs inside :func:`errors_to_exit`, so a
+``RyvemError`` becomes one line on stderr and an exit code (2 for invalid input, 1 otherwise)
+and nothing ever prints a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import typer
+
+from ryvem.errors import RyvemError
+from ryvem.repositories import GraphRepository, open_repository
+from ryvem.service import Service
+from ryvem.settings import Settings
+
+__all__ = [
+    "JsonOpt",
+    "ScopeOpt",
+    "State",
+    "echo_json",
+    "errors_to_exit",
+    "fail",
+    "graph",
+    "state",
+]
+
+graph = typer.Typer(
+    name="graph",
+    help="Read and write the memory graph: nodes, edges, history, search, links.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+ScopeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scope",
+        help="Scope: global, repo:<uuid> or board:<slug>. Default: this git repository's "
+        "scope (from ryvem.json), else global.",
+    ),
+]
+
+
+@dataclass
+class State:
+    """Per-invocation settings and the lazily opened service."""
+
+    backend: str | None = None
+    db: str | None = None
+    _repo: GraphRepository | None = field(default=None, repr=False)
+    _service: Service | None = field(default=None, repr=False)
+
+    def settings(self) -> Settings:
+        return Settings.from_env(backend=self.backend, db=self.db)
+
+    def repo(self) -> GraphRepository:
+        if self._repo is None:
+            self._repo = open_repository(self.settings())
+        return self._repo
+
+    def service(self, *, mint: bool = False) -> Service:
+        """The service with this working directory's default scope.
+
+        ``mint`` lets a writing verb mint the repository's uuid (writing ryvem.json and the
+        ``repo`` node) on first touch; reading verbs never write anything.
+        """
+        from ryvem.workspace import default_scope
+
+        if self._service is None or mint:
+            self._service = Service(self.repo(), default_scope=default_scope(self, mint=mint))
+        return self._service
+
+    def close(self) -> None:
+        if self._repo is not None:
+            self._repo.close()
+            self._repo = None
+            self._service = None
+
+
+def state(ctx: typer.Context) -> State:
+    obj = ctx.find_root().obj
+    if not isinstance(obj, State):
+        obj = State()
+        ctx.find_root().obj = obj
+    return obj
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print one line on stderr and return the Exit to raise."""
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    return typer.Exit(code)
+
+
+@contextmanager
+def errors_to_exit() -> Iterator[None]:
+    """RyvemError → one line + exit code; anything unexpected → one line + exit 1."""
+    try:
+        yield
+    except (typer.Exit, typer.Abort):
+        raise
+    except RyvemError as e:
+        raise fail(e.message, e.exit_code) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted", 130) from None
+    except BrokenPipeError:
+        raise typer.Exit(0) from None
+    except Exception as e:  # the last line of defence: never a traceback
+        if os.environ.get("RYVEM_DEBUG"):
+            traceback.print_exc()
+        raise fail(f"internal error ({type(e).__name__}): {e}", 1) from None
+
+
+def echo_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
