@@ -261,7 +261,8 @@ def _insert_versions(
     *,
     ignore: bool,
 ) -> int:
-    verb = "INSERT OR IGNORE" if ignore else "INSERT"
+    # `ignore` skips rows whose id exists (a re-run copy); any other constraint still fails.
+    tail_sql = " ON CONFLICT(id) DO NOTHING" if ignore else ""
     before = conn.total_changes
     rows = []
     for v in versions:
@@ -275,9 +276,9 @@ def _insert_versions(
             )
         )
     conn.executemany(
-        f"{verb} INTO nodes (id, entity, kind, scope, key, key_norm, key_tail, title, body, data,"
+        "INSERT INTO nodes (id, entity, kind, scope, key, key_norm, key_tail, title, body, data,"
         " valid_from, valid_to, superseded_by, supersedes, retired_reason)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        f" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?){tail_sql}",
         rows,
     )
     inserted = conn.total_changes - before
@@ -291,10 +292,10 @@ def _insert_versions(
 
 
 def _insert_edges(conn: sqlite3.Connection, edges: Sequence[Edge], *, ignore: bool) -> int:
-    verb = "INSERT OR IGNORE" if ignore else "INSERT"
+    tail_sql = " ON CONFLICT(id) DO NOTHING" if ignore else ""
     before = conn.total_changes
     conn.executemany(
-        f"{verb} INTO edges ({_EDGE_COLS}) VALUES (?,?,?,?,?,?,?)",
+        f"INSERT INTO edges ({_EDGE_COLS}) VALUES (?,?,?,?,?,?,?){tail_sql}",
         [(e.id, e.rel, e.src, e.dst, _dump(e.data), e.valid_from, e.valid_to) for e in edges],
     )
     return conn.total_changes - before
