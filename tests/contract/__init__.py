@@ -1,0 +1,1 @@
+"""The shared contract suite: every test runs against every backend."""
