@@ -3,12 +3,12 @@
 The hierarchy, named after PEP 249 where the idea is the same::
 
     RyvemError
-     ├── InvalidInput            bad kind, rel, scope, key, title, data, date, depth, …   (CLI exit 2)
-     │    └── AmbiguousRef       a bare key that names several current nodes              (CLI exit 2)
-     ├── NotFound                no node or edge answers to the reference                 (CLI exit 1)
+     ├── InvalidInput            bad kind, rel, scope, key, title, data, date, …    (exit 2)
+     │    └── AmbiguousRef       a bare key naming several current nodes            (exit 2)
+     ├── NotFound                no node or edge answers to the reference           (exit 1)
      ├── Conflict                the request contradicts the stored state (retiring a
-     │                           closed row, a concurrent writer won the race)            (CLI exit 1)
-     └── BackendError            the store could not do what was asked                    (CLI exit 1)
+     │                           closed row, a concurrent writer won the race)      (exit 1)
+     └── BackendError            the store could not do what was asked              (exit 1)
           ├── OperationalError   the store is there but refuses for now
           │    ├── BackendUnavailable   server unreachable, file cannot be opened
           │    ├── StoreReadOnly        the file, folder or database is read-only

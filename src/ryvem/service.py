@@ -426,9 +426,12 @@ class Service:
             raise InvalidInput(f"limit must be a positive integer, got {limit!r}")
         if all_scopes and scope is not None:
             raise InvalidInput("give either a scope or all scopes, not both")
-        filt = parse_scope_filter(None) if all_scopes else (
-            parse_scope_filter(scope) if scope is not None else ScopeFilter(exact=self.default_scope)
-        )
+        if all_scopes:
+            filt = parse_scope_filter(None)
+        elif scope is not None:
+            filt = parse_scope_filter(scope)
+        else:
+            filt = ScopeFilter(exact=self.default_scope)
         return self.repo.search(
             parse_search(text), kinds, filt, min(limit, MAX_LIMIT), _as_of(as_of)
         )

@@ -16,8 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from ryvem.domain.timeutil import format_us
 
 __all__ = [
-    "SUPERSEDES",
     "LINKS",
+    "RESERVED_RELS",
+    "SUPERSEDES",
     "Direction",
     "Edge",
     "Identity",

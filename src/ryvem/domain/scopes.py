@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ryvem.errors import InvalidInput
 from ryvem.domain.validation import SLUG, shorten
+from ryvem.errors import InvalidInput
 
 __all__ = ["GLOBAL", "ScopeFilter", "parse_scope", "parse_scope_filter"]
 
@@ -49,7 +49,9 @@ class ScopeFilter:
         if self.exact is not None:
             return scope == self.exact
         if self.shape is not None:
-            return scope == GLOBAL if self.shape == GLOBAL else scope.startswith(self.shape + ":")
+            if self.shape == GLOBAL:
+                return scope == GLOBAL
+            return scope.startswith(self.shape + ":")
         return True
 
     @property
@@ -62,7 +64,7 @@ ALL_SCOPES = ScopeFilter()
 
 
 def parse_scope_filter(text: str | None) -> ScopeFilter:
-    """``None`` or ``*`` → all scopes; ``repo:*`` / ``board:*`` → one shape; else one exact scope."""
+    """``None``/``*``: all scopes; ``repo:*``/``board:*``: one shape; else one exact scope."""
     if text is None or text == "*":
         return ALL_SCOPES
     if text in ("repo:*", "board:*"):

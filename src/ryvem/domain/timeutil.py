@@ -56,7 +56,8 @@ def parse_time(text: str | datetime | date | int) -> int:
     except (ValueError, OverflowError):
         shown = text if len(str(text)) <= 60 else str(text)[:57] + "..."
         raise InvalidInput(
-            f"not an ISO 8601 date or date-time: {shown!r} (e.g. 2026-11-30 or 2026-11-30T12:00:00Z)"
+            f"not an ISO 8601 date or date-time: {shown!r} "
+            "(e.g. 2026-11-30 or 2026-11-30T12:00:00Z)"
         ) from None
 
 

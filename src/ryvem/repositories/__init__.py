@@ -14,7 +14,10 @@ def open_repository(settings: Settings, *, read_only: bool = False) -> GraphRepo
         from ryvem.repositories.neo4j import Neo4jRepository
 
         return Neo4jRepository.connect(
-            settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password, settings.neo4j_database
+            settings.neo4j_uri,
+            settings.neo4j_user,
+            settings.neo4j_password,
+            settings.neo4j_database,
         )
     from ryvem.repositories.sqlite import SqliteRepository
 

@@ -157,7 +157,9 @@ class GraphRepository(Protocol):
     def stats(self) -> Stats: ...
 
     # --- whole-graph streams (export, copy) --------------------------------------------
-    def iter_versions(self, batch: int = 1000) -> Iterator[list[tuple[NodeVersion, tuple[str, ...]]]]:
+    def iter_versions(
+        self, batch: int = 1000
+    ) -> Iterator[list[tuple[NodeVersion, tuple[str, ...]]]]:
         """Every version with its link targets, in id order, in batches."""
 
     def iter_edges(self, batch: int = 1000) -> Iterator[list[Edge]]:

@@ -21,7 +21,7 @@ from typing import Any, Literal, TypeVar
 
 from ryvem import errors
 from ryvem.domain.links import Candidate, normalize, tail
-from ryvem.domain.model import SUPERSEDES, Edge, Identity, NodeVersion, SearchHit, Stats
+from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery
 from ryvem.domain.traversal import Neighbour
@@ -618,11 +618,14 @@ class SqliteRepository:
             "SELECT sum(valid_to IS NULL), sum(valid_to IS NOT NULL AND superseded_by IS NOT NULL),"
             " sum(valid_to IS NOT NULL AND superseded_by IS NULL) FROM nodes"
         )[0]
-        ecounts = self._read("SELECT sum(valid_to IS NULL), sum(valid_to IS NOT NULL) FROM edges")[0]
+        ecounts = self._read(
+            "SELECT sum(valid_to IS NULL), sum(valid_to IS NOT NULL) FROM edges"
+        )[0]
         kinds = dict(self._read(
             "SELECT kind, count(*) FROM nodes WHERE valid_to IS NULL GROUP BY kind ORDER BY kind"))
         scopes = dict(self._read(
-            "SELECT scope, count(*) FROM nodes WHERE valid_to IS NULL GROUP BY scope ORDER BY scope"))
+            "SELECT scope, count(*) FROM nodes WHERE valid_to IS NULL "
+            "GROUP BY scope ORDER BY scope"))
         rels = dict(self._read(
             "SELECT rel, count(*) FROM edges WHERE valid_to IS NULL GROUP BY rel ORDER BY rel"))
         return Stats(
