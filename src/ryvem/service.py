@@ -168,6 +168,11 @@ class Service:
         edges: list[Edge] = []
         appeared: list[NodeVersion] = []
         sources: list[LinkSource] = []
+        # One instant per batch: its versions and their links edges open together, so
+        # "as of a version's valid_from" already sees that version's links.
+        at = self.clock.after(
+            max((max(p.valid_from, p.valid_to or 0) for p in latest.values()), default=None)
+        )
         for n in nodes:
             prev = latest.get(n.identity) if n.identity is not None else None
             if (
@@ -177,8 +182,6 @@ class Service:
             ):
                 results.append(WriteResult(prev, "unchanged"))
                 continue
-            after = None if prev is None else max(prev.valid_from, prev.valid_to or 0)
-            at = self.clock.after(after)
             vid = new_id(at)
             version = NodeVersion.model_construct(
                 id=vid,
@@ -223,11 +226,15 @@ class Service:
         tx.mark_superseded(revives)
         tx.insert_versions(versions, targets)
         tx.insert_edges(edges)
-        self._refresh_links(tx, sources, appeared)
+        self._refresh_links(tx, sources, appeared, at)
         return results
 
     def _refresh_links(
-        self, tx: WriteTx, sources: list[LinkSource], appeared: Sequence[NodeVersion]
+        self,
+        tx: WriteTx,
+        sources: list[LinkSource],
+        appeared: Sequence[NodeVersion],
+        at: int,
     ) -> None:
         """Make the current ``links`` edges of these sources match their bodies.
 
@@ -250,7 +257,6 @@ class Service:
         have: dict[str, dict[str, Edge]] = defaultdict(dict)
         for e in tx.current_link_edges([s.entity for s in sources]):
             have[e.src][e.dst] = e
-        at = self.clock.now()
         to_close: list[Edge] = []
         to_open: list[Edge] = []
         for s in sources:
@@ -451,6 +457,11 @@ class Service:
         d = clamp_depth(depth)
         dirn = parse_direction(direction)
         rel_list = None if not rels else sorted({validate_rel(r) for r in rels})
+        if rel_list is not None and SUPERSEDES in rel_list:
+            raise InvalidInput(
+                "'supersedes' edges join two versions of one node, never two nodes valid at "
+                "the same time, so no walk can cross them; use `ryvem graph history REF`"
+            )
         at = _as_of(as_of)
         start = self.resolve(ref, scope=scope, as_of=at)
         if at is None and not start.is_current:

@@ -1,20 +1,25 @@
 """The link grammar: which targets a markdown body links to, and which key each resolves to.
 
-Grammar (pinned by tests/unit/test_links.py):
+Grammar (pinned by ``tests/unit/test_link_grammar.py``):
 
 * ``[[slug]]``, ``[[slug|alias]]`` (also ``\\|`` inside tables), ``[[slug#heading]]``,
-  ``[[slug#^block]]`` and ``![[embed]]`` link to *slug*;
-* ``[text](path.md)`` and ``![text](path.md)`` link to *path*, percent-decoded, with ``./``
-  and ``../`` taken relative to the linking page's key;
-* ``[[#heading]]`` (the page itself), links inside inline code or fenced/indented code,
-  URLs with a scheme and targets with an asset extension make no link.
+  ``[[slug#^block]]`` and ``![[embed]]`` link to *slug*; a leading ``^`` (SilverBullet's
+  meta-page caret, ``[[^Library/Std]]``) is dropped;
+* ``[text](path.md)`` and ``![text](path.md)`` (also ``<path with spaces.md>``) link to
+  *path*, percent-decoded, with ``./`` and ``../`` taken relative to the linking page's key;
+  a path climbing above the vault's root links nowhere;
+* ``[[#heading]]`` (the page itself), links inside inline code or fenced/indented code
+  blocks, URLs with a scheme (``https://…``, ``mailto:…``) and targets with an asset
+  extension (png, jpg, gif, svg, pdf, canvas, excalidraw, …) make no link.
 
 Resolution (:func:`resolve`): targets and keys are compared after Unicode NFC normalisation,
 case folding, and stripping surrounding whitespace, a leading ``/`` and a trailing ``.md``.
 Among current keys in the linking node's scope, else in ``global``:
-(1) the exact key; (2) else the unique key whose last ``/`` segment equals the target's last
-segment; (3) if several, the one whose key ends with the written path, else the one with the
-fewest segments (ties: same kind as the linking node, then the oldest).
+(1) the exact key; (2) else the unique key whose last ``/`` segment equals the target (for a
+written path such as ``b/foo``: the unique key ending in ``/b/foo``); (3) if several, the one
+with the fewest segments (ties: the same kind as the linking node, then the oldest). A key
+that does not end with the written path never matches, so ``[[b/foo]]`` does not resolve
+to ``c/foo``.
 """
 
 from __future__ import annotations
@@ -28,16 +33,25 @@ from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
 
-__all__ = ["Candidate", "extract_targets", "normalize", "resolve", "tail"]
+__all__ = ["ASSET_EXTENSIONS", "Candidate", "extract_targets", "normalize", "resolve", "tail"]
 
-ASSET_EXTENSIONS = frozenset(
-    "png jpg jpeg gif svg webp bmp ico tif tiff avif heic pdf canvas excalidraw mp3 mp4 wav "
-    "ogg webm mov m4a flac zip gz tar csv json yaml yml txt html css js ts py".split()
-)
+ASSET_EXTENSIONS = frozenset({
+    "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "ico", "tif", "tiff", "avif", "heic",
+    "pdf", "canvas", "excalidraw", "mp3", "mp4", "wav", "ogg", "webm", "mov", "m4a", "flac",
+    "zip", "gz", "tar", "csv", "json", "yaml", "yml", "txt", "html", "css", "js", "ts", "py",
+})
+_GLOBAL = "global"
 _WIKI = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
-_MDLINK = re.compile(r"!?\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]\(\s*<?([^()\s<>]+(?:\([^()\s]*\))?)>?(?:\s+[\"'(][^\n]*?[\"')])?\s*\)")
-_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
-_INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_MDLINK = re.compile(
+    r"!?\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]"  # [text], one level of nested brackets
+    r"\(\s*(?:<([^<>\n]+)>|([^()\s<>]+(?:\([^()\s]*\))?))"  # (<dest>) or (dest)
+    r"(?:\s+[\"'(][^\n]*?[\"')])?\s*\)"  # optional "title"
+)
+# A scheme followed by something other than a space: "https://x", "mailto:a@b" — but not
+# a page called "Note: draft".
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:(?!\s)")
+# A code span may span lines but never a blank line (a paragraph break).
+_INLINE_CODE = re.compile(r"(`+)(?!`)((?:(?!\n[ \t]*\n).)+?)(?<!`)\1(?!`)", re.DOTALL)
 _md = MarkdownIt("commonmark")
 
 
@@ -51,17 +65,14 @@ def normalize(text: str) -> str:
 
 
 def tail(normalized: str) -> str:
+    """The last ``/`` segment of a normalised key or target."""
     return normalized.rsplit("/", 1)[-1]
 
 
 def _strip_code(body: str) -> str:
     """Blank out fenced/indented code blocks and inline code spans, keeping line numbers."""
     lines = body.split("\n")
-    try:
-        tokens = _md.parse(body)
-    except Exception:  # pragma: no cover - markdown-it does not raise on text; be safe
-        tokens = []
-    for tok in tokens:
+    for tok in _md.parse(body):
         if tok.type in ("fence", "code_block") and tok.map:
             start, end = tok.map
             for i in range(start, min(end, len(lines))):
@@ -74,37 +85,41 @@ def _is_asset(path: str) -> bool:
     base = path.rsplit("/", 1)[-1]
     if "." not in base:
         return False
-    return base.rsplit(".", 1)[-1].lower() in ASSET_EXTENSIONS
+    return base.rsplit(".", 1)[-1].strip().lower() in ASSET_EXTENSIONS
 
 
 def _wikilink_target(inner: str) -> str | None:
-    inner = inner.replace("\\|", "|")
-    target = inner.split("|", 1)[0]
-    target = target.split("#", 1)[0]
-    target = target.strip()
-    if not target or _SCHEME.match(target) or _is_asset(target):
+    target = inner.replace("\\|", "|").split("|", 1)[0]
+    target = target.split("#", 1)[0].strip()
+    if target.startswith("^"):
+        target = target[1:].strip()
+    if not target or _URL.match(target) or _is_asset(target):
         return None
     return target
 
 
 def _mdlink_target(href: str, source_key: str | None) -> str | None:
     href = href.strip()
-    if not href or href.startswith("#") or _SCHEME.match(href) or href.startswith("//"):
+    if not href or href.startswith(("#", "//")) or _URL.match(href):
         return None
-    path = unquote(href.split("#", 1)[0].split("?", 1)[0])
+    path = unquote(href.split("#", 1)[0].split("?", 1)[0]).strip()
     if not path.lower().endswith(".md"):
         return None
     if path.startswith("/"):
         return path
     base = posixpath.dirname(source_key) if source_key else ""
     joined = posixpath.normpath(posixpath.join(base, path))
-    if joined.startswith(".."):
+    if joined == ".." or joined.startswith("../"):
         return None
     return joined
 
 
 def extract_targets(body: str, source_key: str | None = None) -> list[str]:
-    """Normalised link targets of a body, in order of first appearance, without repeats."""
+    """Normalised link targets of a body, in order of first appearance, without repeats.
+
+    ``source_key`` is the linking page's key: relative markdown links are taken from its
+    folder, and a link to the page itself is dropped.
+    """
     if "[" not in body:
         return []
     text = _strip_code(body)
@@ -114,7 +129,7 @@ def extract_targets(body: str, source_key: str | None = None) -> list[str]:
         if target is not None:
             found.append((m.start(), target))
     for m in _MDLINK.finditer(text):
-        target = _mdlink_target(m.group(1), source_key)
+        target = _mdlink_target(m.group(1) or m.group(2) or "", source_key)
         if target is not None:
             found.append((m.start(), target))
     found.sort()
@@ -143,17 +158,26 @@ class Candidate:
         return normalize(self.key)
 
 
+def _ends_with(norm_key: str, target: str) -> bool:
+    return norm_key == target or norm_key.endswith("/" + target)
+
+
 def resolve(
     target: str, scope: str, kind: str, candidates: Iterable[Candidate]
 ) -> Candidate | None:
-    """Apply the resolution rule to candidates sharing the target's last segment."""
-    pool = [c for c in candidates if tail(c.norm) == tail(target)]
-    for tier in (scope, "global"):
+    """The node a normalised target resolves to from a node of ``kind`` in ``scope``.
+
+    ``candidates`` must include every current keyed node sharing the target's last segment
+    (extra candidates are ignored). See the module docstring for the rule.
+    """
+    target = normalize(target)
+    if not target:
+        return None
+    pool = [c for c in candidates if _ends_with(c.norm, target)]
+    for tier in dict.fromkeys((scope, _GLOBAL)):
         in_tier = [c for c in pool if c.scope == tier]
         if in_tier:
             return _pick(target, kind, in_tier)
-        if tier == "global":
-            break
     return None
 
 
@@ -161,9 +185,4 @@ def _pick(target: str, kind: str, pool: Sequence[Candidate]) -> Candidate:
     exact = [c for c in pool if c.norm == target]
     if exact:
         return min(exact, key=lambda c: (c.kind != kind, c.entity))
-    if len(pool) == 1:
-        return pool[0]
-    suffix = [c for c in pool if c.norm.endswith("/" + target)]
-    if suffix:
-        return min(suffix, key=lambda c: (c.norm.count("/"), c.kind != kind, c.entity))
     return min(pool, key=lambda c: (c.norm.count("/"), c.kind != kind, c.entity))

@@ -9,6 +9,7 @@ batched neighbour query per level (``expand``); this module owns order and de-du
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -19,17 +20,21 @@ __all__ = ["MAX_DEPTH", "Neighbour", "bfs", "clamp_depth", "parse_direction"]
 
 MAX_DEPTH = 10
 DIRECTIONS = ("out", "in", "both")
+_INTEGER = re.compile(r"\s*[+-]?[0-9]{1,20}\s*\Z")
 
 
 def clamp_depth(depth: object) -> int:
-    """Depth is an integer; values outside [1, 10] are clamped (documented)."""
+    """Depth is an integer (or its decimal spelling); outside [1, 10] it is clamped."""
+    if isinstance(depth, str) and _INTEGER.match(depth):
+        depth = int(depth)
     if isinstance(depth, bool) or not isinstance(depth, int):
-        if isinstance(depth, str) and depth.strip().lstrip("+-").isdigit():
-            depth = int(depth.strip())
-        else:
-            raise InvalidInput(f"depth must be an integer, got {depth!r}")
-    assert isinstance(depth, int)
+        raise InvalidInput(f"depth must be an integer, got {_show(depth)}")
     return max(1, min(MAX_DEPTH, depth))
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def parse_direction(direction: object) -> Literal["out", "in", "both"]:
@@ -39,7 +44,7 @@ def parse_direction(direction: object) -> Literal["out", "in", "both"]:
         return "in"
     if direction == "both":
         return "both"
-    raise InvalidInput(f"unknown direction {direction!r}: use out, in or both")
+    raise InvalidInput(f"unknown direction {_show(direction)}: use out, in or both")
 
 
 @dataclass(frozen=True, slots=True)
