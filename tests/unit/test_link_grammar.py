@@ -1,0 +1,208 @@
+"""The link grammar and the resolution rule (``ryvem.domain.links``), case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from ryvem.domain.links import Candidate, extract_targets, normalize, resolve
+from ryvem.domain.traversal import clamp_depth, parse_direction
+from ryvem.errors import InvalidInput
+
+# --- what counts as a link -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("See [[Alpha]].", ["alpha"]),
+        ("See [[Alpha|the first letter]].", ["alpha"]),
+        ("| a | [[Alpha\\|first]] |\n|---|---|", ["alpha"]),
+        ("See [[Alpha#Origins]].", ["alpha"]),
+        ("See [[Alpha#^block-1]].", ["alpha"]),
+        ("See [[Alpha#Origins|origins]].", ["alpha"]),
+        ("![[Diagram Notes]]", ["diagram notes"]),
+        ("[[^Library/Std]]", ["library/std"]),
+        ("[[ Spaced Out ]]", ["spaced out"]),
+        ("[[Notes/Alpha.md]]", ["notes/alpha"]),
+        ("[[Note: draft]]", ["note: draft"]),
+    ],
+)
+def test_wikilink_forms_link_to_their_slug(body: str, expected: list[str]) -> None:
+    """Every wikilink form (alias, escaped pipe, heading, block, embed, caret) names its slug."""
+    assert extract_targets(body) == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "source", "expected"),
+    [
+        ("[text](beta.md)", "docs/alpha", ["docs/beta"]),
+        ("![shown](beta.md)", "docs/alpha", ["docs/beta"]),
+        ("[up](../top.md)", "docs/alpha", ["top"]),
+        ("[here](./sub/gamma.md)", "docs/alpha", ["docs/sub/gamma"]),
+        ("[enc](My%20Page.md)", "alpha", ["my page"]),
+        ("[angle](<My Page.md>)", "alpha", ["my page"]),
+        ("[abs](/docs/beta.md)", "x/y", ["docs/beta"]),
+        ('[titled](beta.md "Beta page")', "alpha", ["beta"]),
+        ("[anchor](beta.md#part)", "alpha", ["beta"]),
+        ("[root](beta.md)", None, ["beta"]),
+    ],
+)
+def test_markdown_links_to_markdown_files_link_to_their_path(
+    body: str, source: str | None, expected: list[str]
+) -> None:
+    """A markdown link to a .md file links to its percent-decoded path, relative to the page."""
+    assert extract_targets(body, source) == expected
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[[#Heading on this page]]",
+        "[[#^block]]",
+        "Use `[[Alpha]]` to link.",
+        "Use ``a `[[Alpha]]` b`` to link.",
+        "```\n[[Alpha]]\n```",
+        "~~~markdown\n[Alpha](alpha.md)\n~~~",
+        "Para.\n\n    [[Alpha]] is indented code\n",
+        "- item\n\n  ```\n  [[Alpha]]\n  ```\n",
+        "[[https://example.com/page]]",
+        "[site](https://example.com/alpha.md)",
+        "[mail](mailto:someone@example.com)",
+        "[proto](//example.com/alpha.md)",
+        "![[photo.png]]",
+        "[[Board.canvas]]",
+        "[[sketch.excalidraw]]",
+        "[[report.PDF]]",
+        "![img](pic.jpg)",
+        "[doc](document.pdf)",
+        "[plain](page)",
+        "[escape](../../outside.md)",
+        "[empty]()",
+        "no brackets at all",
+    ],
+)
+def test_non_links_make_no_target(body: str) -> None:
+    """Self-links, code, URLs, assets and non-markdown targets are not page links."""
+    assert extract_targets(body, "docs/alpha") == []
+
+
+def test_a_stray_backtick_does_not_hide_links_in_later_paragraphs() -> None:
+    """An unclosed backtick hides nothing beyond its own paragraph."""
+    body = "It costs 5` here.\n\nSee [[Alpha]] and `x` then [[Beta]]."
+    assert extract_targets(body) == ["alpha", "beta"]
+
+
+def test_targets_keep_first_appearance_order_without_repeats() -> None:
+    """Targets are listed once each, in the order they first appear, across both syntaxes."""
+    body = "[[Gamma]] then [b](beta.md) then [[alpha]] and [[ALPHA|again]] and [[Gamma#x]]"
+    assert extract_targets(body) == ["gamma", "beta", "alpha"]
+
+
+def test_a_link_to_the_page_itself_is_dropped() -> None:
+    """Naming the page's own key links nowhere."""
+    assert extract_targets("[[Alpha]] and [[Beta]]", "Alpha") == ["beta"]
+
+
+def test_normalisation_is_nfc_casefolded_and_trimmed() -> None:
+    """Decomposed accents, case, whitespace, a leading slash and .md all compare equal."""
+    assert normalize(" /Cafe\u0301/Ménu.MD ") == normalize("café/ménu") == "café/ménu"
+
+
+# --- resolution -----------------------------------------------------------------------------
+
+
+def _c(entity: str, key: str, scope: str = "global", kind: str = "page") -> Candidate:
+    return Candidate(entity=entity, kind=kind, key=key, scope=scope)
+
+
+def test_the_exact_key_wins_over_a_longer_path() -> None:
+    """Rule 1: an exact key is chosen even when other keys share its last segment."""
+    pool = [_c("1", "a/foo"), _c("2", "foo")]
+    hit = resolve("foo", "global", "page", pool)
+    assert hit is not None and hit.entity == "2"
+
+
+def test_a_unique_last_segment_resolves() -> None:
+    """Rule 2: the only key whose last segment equals the target is chosen."""
+    hit = resolve("foo", "global", "page", [_c("1", "deep/down/Foo")])
+    assert hit is not None and hit.entity == "1"
+
+
+def test_a_written_path_picks_the_key_ending_with_it() -> None:
+    """Rule 3: among several, the key ending with the written path is chosen."""
+    pool = [_c("1", "a/foo"), _c("2", "x/b/foo"), _c("3", "foo2")]
+    hit = resolve("b/foo", "global", "page", pool)
+    assert hit is not None and hit.entity == "2"
+
+
+def test_a_written_path_never_resolves_to_a_key_not_ending_with_it() -> None:
+    """A path target does not fall back to an unrelated key with the same last segment."""
+    assert resolve("b/foo", "global", "page", [_c("1", "c/foo")]) is None
+
+
+def test_several_keys_pick_the_fewest_segments() -> None:
+    """Rule 3: without a better match, the shallowest key wins; ties go to the oldest."""
+    pool = [_c("1", "a/b/foo"), _c("3", "z/foo"), _c("2", "y/foo")]
+    hit = resolve("foo", "global", "page", pool)
+    assert hit is not None and hit.entity == "2"
+
+
+def test_same_key_in_two_kinds_prefers_the_linking_kind() -> None:
+    """An exact key held by two kinds resolves to the linking node's own kind."""
+    pool = [_c("1", "cache", kind="decision"), _c("2", "cache", kind="page")]
+    hit = resolve("cache", "global", "page", pool)
+    assert hit is not None and hit.entity == "2"
+
+
+def test_the_linking_scope_is_searched_before_global() -> None:
+    """A key in the node's own scope beats an exact key in global."""
+    scope = "board:team"
+    pool = [_c("1", "foo"), _c("2", "notes/foo", scope=scope)]
+    hit = resolve("foo", scope, "page", pool)
+    assert hit is not None and hit.entity == "2"
+
+
+def test_global_is_the_fallback_and_other_scopes_are_never_used() -> None:
+    """A target missing from the node's scope resolves in global, never in a third scope."""
+    pool = [_c("1", "foo", scope="board:other")]
+    assert resolve("foo", "board:team", "page", pool) is None
+    pool.append(_c("2", "foo"))
+    hit = resolve("foo", "board:team", "page", pool)
+    assert hit is not None and hit.entity == "2"
+
+
+def test_resolution_is_case_and_unicode_insensitive() -> None:
+    """A target written in another case or Unicode form still resolves."""
+    hit = resolve(normalize("CAFE\u0301"), "global", "page", [_c("1", "Notes/Café")])
+    assert hit is not None and hit.entity == "1"
+
+
+def test_no_candidate_means_unresolved() -> None:
+    """A target with no matching key resolves to nothing."""
+    assert resolve("ghost", "global", "page", [_c("1", "host")]) is None
+
+
+# --- traversal parameters -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [(0, 1), (-3, 1), (11, 10), (1, 1), (10, 10), ("2", 2), ("-3", 1), (" +4 ", 4)],
+)
+def test_depth_is_clamped_to_one_through_ten(given: object, expected: int) -> None:
+    """Depths outside [1, 10] are clamped, whether given as a number or its spelling."""
+    assert clamp_depth(given) == expected
+
+
+@pytest.mark.parametrize("given", ["2.5", "two", "", "--3", "\u00b2", 2.0, True, None])
+def test_a_non_integer_depth_is_invalid_input(given: object) -> None:
+    """Anything but an integer is refused with InvalidInput."""
+    with pytest.raises(InvalidInput, match="depth must be an integer"):
+        clamp_depth(given)
+
+
+def test_an_unknown_direction_is_invalid_input() -> None:
+    """Only out, in and both are directions."""
+    assert [parse_direction(d) for d in ("out", "in", "both")] == ["out", "in", "both"]
+    with pytest.raises(InvalidInput, match="unknown direction"):
+        parse_direction("sideways")
