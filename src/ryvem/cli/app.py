@@ -55,7 +55,10 @@ from ryvem.cli import nodes as _nodes  # noqa: E402,F401  (registration by impor
 def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:
     """Run the CLI; usage errors become one line on stderr and exit 2, never a traceback."""
     try:
-        app(args=argv, prog_name=prog_name, standalone_mode=False, obj=State())
+        # Outside standalone mode click *returns* a typer.Exit's code instead of raising it.
+        code = app(args=argv, prog_name=prog_name, standalone_mode=False, obj=State())
+        if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+            sys.exit(code)
     except typer.Exit as e:
         sys.exit(e.exit_code)
     except typer.Abort:
@@ -64,7 +67,11 @@ def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:
     except typer.TyperException as e:  # typer's vendored click errors: usage, bad parameter
         ctx = getattr(e, "ctx", None)
         if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
-            typer.echo(ctx.get_help())
+            # Building the error rendered the help already (typer's rich help prints as it
+            # formats); print it only when it came back as text.
+            shown = e.format_message() if hasattr(e, "format_message") else ""
+            if str(shown).strip():
+                typer.echo(shown)
             sys.exit(0)
         format_message = getattr(e, "format_message", None)
         text = format_message() if callable(format_message) else str(e)

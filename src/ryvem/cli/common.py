@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ryvem.domain.scopes import parse_scope
 from ryvem.errors import RyvemError
 from ryvem.repositories import GraphRepository, open_repository
 from ryvem.service import Service
@@ -71,16 +72,21 @@ class State:
             self._repo = open_repository(self.settings())
         return self._repo
 
-    def service(self, *, mint: bool = False) -> Service:
+    def service(self, *, mint: bool = False, scope: str | None = None) -> Service:
         """The service with this working directory's default scope.
 
         ``mint`` lets a writing verb mint the repository's uuid (writing ryvem.json and the
-        ``repo`` node) on first touch; reading verbs never write anything.
+        ``repo`` node) on first touch; reading verbs never write anything. An explicit
+        ``scope`` (from ``--scope``) overrides the workspace, which is then not read at all.
         """
         from ryvem.workspace import default_scope
 
-        if self._service is None or mint:
-            self._service = Service(self.repo(), default_scope=default_scope(self, mint=mint))
+        if scope is not None:
+            chosen = parse_scope(scope)  # validated before the store is opened
+            self._service = Service(self.repo(), default_scope=chosen)
+        elif self._service is None or mint:
+            chosen = default_scope(self, mint=mint)
+            self._service = Service(self.repo(), default_scope=chosen)
         return self._service
 
     def close(self) -> None:

@@ -1,1 +1,387 @@
-"""Node verbs: put, get, history, retire, link, unlink, search, stats (written with the CLI)."""
+"""Node verbs: put, get, history, retire, link, unlink, search, stats.
+
+Each verb validates its input, calls the service once and prints either a short human
+answer or (``--json``) the core's records: ``NodeVersion.record()``, ``SearchHit.record()``,
+``EdgeView.record()``. Only ``put`` may mint the repository's identity (ryvem.json), and only
+after its input has been validated, so a failing command writes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ryvem import workspace
+from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.domain.model import NodeVersion
+from ryvem.domain.scopes import GLOBAL
+from ryvem.domain.timeutil import format_us
+from ryvem.service import EdgeView
+
+__all__ = ["get", "history", "link", "put", "retire", "search", "stats", "unlink"]
+
+RefArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="REF",
+        help="A node id, KIND/KEY (split at the first '/'), or a bare KEY that names exactly "
+        "one current node in the scope.",
+        show_default=False,
+    ),
+]
+AsOfOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--as-of",
+        metavar="T",
+        help="Read the graph as it was at T: an ISO 8601 date or date-time (UTC without a zone).",
+        show_default=False,
+    ),
+]
+DataOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--data",
+        metavar="JSON_OBJECT",
+        help='Structured data as a JSON object, e.g. \'{"status": "open"}\'.',
+        show_default=False,
+    ),
+]
+FromRefArg = Annotated[
+    str, typer.Argument(metavar="FROM_REF", help="The edge's source node (a REF).")
+]
+ToRefArg = Annotated[str, typer.Argument(metavar="TO_REF", help="The edge's target node (a REF).")]
+RelOpt = Annotated[
+    str,
+    typer.Option(
+        "--rel",
+        help="The edge type: a lowercase slug such as about, depends-on or implements.",
+        show_default=False,
+    ),
+]
+
+
+def _console() -> Console:
+    # A terminal gets its own width; piped output keeps whole ids and times on one line.
+    width = None if sys.stdout.isatty() else 200
+    return Console(width=width, soft_wrap=False, highlight=False)
+
+
+def _when(us: int | None) -> str:
+    return "now" if us is None else format_us(us)
+
+
+def _name(v: NodeVersion) -> str:
+    return f"{v.kind}/{v.key}" if v.key is not None else f"{v.kind} {v.id}"
+
+
+def _state_of(v: NodeVersion) -> str:
+    if v.valid_to is None:
+        return "current"
+    if v.superseded_by is not None and v.retired_reason is None:
+        return "superseded"
+    reason = f": {v.retired_reason}" if v.retired_reason else ""
+    revived = " (revived later)" if v.superseded_by is not None else ""
+    return f"retired{reason}{revived}"
+
+
+def _read_body_file(path: str) -> str:
+    """The text of ``--body-file`` (``-`` is stdin); not UTF-8 or unreadable → exit 2."""
+    shown = "stdin" if path == "-" else path
+    try:
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as e:
+        raise fail(f"cannot read --body-file {shown}: {e.strerror or e}", 2) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise fail(
+            f"--body-file {shown} is not UTF-8 text (byte {e.start}); nothing was written", 2
+        ) from None
+
+
+@graph.command("put")
+def put(
+    ctx: typer.Context,
+    kind: Annotated[
+        str,
+        typer.Argument(
+            help="The node's kind, a lowercase slug: decision, task, page, business-rule, …",
+            show_default=False,
+        ),
+    ],
+    title: Annotated[
+        str, typer.Option("--title", help="A one-line title (required).", show_default=False)
+    ],
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help="A stable key: writing the same (kind, key, scope) again supersedes the "
+            "current version. Without a key every put adds a new node.",
+            show_default=False,
+        ),
+    ] = None,
+    scope: ScopeOpt = None,
+    body: Annotated[
+        str | None,
+        typer.Option(
+            "--body", help="The body text (markdown; [[wikilinks]] become links).",
+            show_default=False,
+        ),
+    ] = None,
+    body_file: Annotated[
+        str | None,
+        typer.Option(
+            "--body-file",
+            metavar="PATH|-",
+            help="Read the body from a UTF-8 file, or from stdin with '-'.",
+            show_default=False,
+        ),
+    ] = None,
+    data: DataOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write a node: insert, or supersede the current version of the same key. Prints the id."""
+    st = state(ctx)
+    with errors_to_exit():
+        if body is not None and body_file is not None:
+            raise fail("give --body or --body-file, not both", 2)
+        if body_file is not None:
+            body = _read_body_file(body_file)
+        before = workspace.locate() if scope is None else None  # a malformed ryvem.json fails here
+        svc = st.service(scope=GLOBAL if scope is None else scope)
+        node = svc.prepare(kind, title, key=key, body=body, data=data)
+        if scope is None:  # input is valid: now the repository may get its identity
+            svc = st.service(mint=True)
+            node = dataclasses.replace(node, scope=svc.default_scope)
+        result = svc.write_many([node])[0]
+        if before is not None and before.root is not None and before.repo_uuid is None:
+            after = workspace.locate()
+            typer.echo(
+                f"ryvem: this repository is now {after.scope}; wrote {after.identity_file} "
+                "(commit it so the identity survives a fresh clone)",
+                err=True,
+            )
+        v = result.version
+        if as_json:
+            echo_json(v.record())
+        else:
+            typer.echo(v.id)
+
+
+@graph.command("get")
+def get(
+    ctx: typer.Context,
+    ref: RefArg,
+    as_of: AsOfOpt = None,
+    scope: ScopeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one node: the current version, or the one valid at --as-of."""
+    st = state(ctx)
+    with errors_to_exit():
+        v = st.service(scope=scope).get(ref, as_of=as_of)
+        if as_json:
+            echo_json(v.record())
+            return
+        lines = [
+            f"{_name(v)} · {v.title}",
+            f"  id     {v.id}",
+            f"  scope  {v.scope}",
+            f"  valid  {_when(v.valid_from)} → {_when(v.valid_to)}  ({_state_of(v)})",
+        ]
+        if v.supersedes is not None:
+            lines.append(f"  supersedes {v.supersedes}")
+        if v.superseded_by is not None:
+            lines.append(f"  superseded by {v.superseded_by}")
+        if v.data:
+            lines.append(f"  data   {json.dumps(v.data, ensure_ascii=False)}")
+        if v.body:
+            lines += ["", v.body.rstrip("\n")]
+        typer.echo("\n".join(lines))
+
+
+@graph.command("history")
+def history(
+    ctx: typer.Context,
+    ref: RefArg,
+    scope: ScopeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show every version of a node, oldest first."""
+    st = state(ctx)
+    with errors_to_exit():
+        chain = st.service(scope=scope).history(ref)
+        if as_json:
+            echo_json([v.record() for v in chain])
+            return
+        table = Table(title=Text(f"history of {_name(chain[-1])}"), title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("id", overflow="fold")
+        table.add_column("valid from", overflow="fold")
+        table.add_column("valid to", overflow="fold")
+        table.add_column("title", min_width=16)
+        table.add_column("state", min_width=10)
+        for i, v in enumerate(chain, 1):
+            table.add_row(
+                str(i), v.id, format_us(v.valid_from), _when(v.valid_to), Text(v.title),
+                Text(_state_of(v)),
+            )
+        _console().print(table)
+
+
+@graph.command("retire")
+def retire(
+    ctx: typer.Context,
+    ref: RefArg,
+    reason: Annotated[
+        str | None,
+        typer.Option("--reason", help="Why the node no longer holds.", show_default=False),
+    ] = None,
+    scope: ScopeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Close a node's current version; writing its key again later revives it."""
+    st = state(ctx)
+    with errors_to_exit():
+        v = st.service(scope=scope).retire(ref, reason=reason)
+        if as_json:
+            echo_json(v.record())
+        else:
+            typer.echo(f"retired {_name(v)} ({v.id}) at {_when(v.valid_to)}")
+
+
+def _edge_line(verb: str, e: EdgeView, a: str, b: str) -> str:
+    return f"{verb} {a} -[{e.edge.rel}]-> {b} (edge {e.edge.id})"
+
+
+@graph.command("link")
+def link(
+    ctx: typer.Context,
+    from_ref: FromRefArg,
+    to_ref: ToRefArg,
+    rel: RelOpt,
+    data: DataOpt = None,
+    scope: ScopeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Open a typed edge between two current nodes (again with new --data supersedes it)."""
+    st = state(ctx)
+    with errors_to_exit():
+        e = st.service(scope=scope).link(from_ref, to_ref, rel, data=data)
+        if as_json:
+            echo_json(e.record())
+        else:
+            typer.echo(_edge_line("linked", e, from_ref, to_ref))
+
+
+@graph.command("unlink")
+def unlink(
+    ctx: typer.Context,
+    from_ref: FromRefArg,
+    to_ref: ToRefArg,
+    rel: RelOpt,
+    scope: ScopeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Close the current edge's window (its history is kept)."""
+    st = state(ctx)
+    with errors_to_exit():
+        e = st.service(scope=scope).unlink(from_ref, to_ref, rel)
+        if as_json:
+            echo_json(e.record())
+        else:
+            typer.echo(_edge_line("unlinked", e, from_ref, to_ref))
+
+
+@graph.command("search")
+def search(
+    ctx: typer.Context,
+    text: Annotated[
+        str | None,
+        typer.Argument(
+            help="Words to find (ANDed; \"quoted phrases\"; word* for a prefix). Without "
+            "text: the most recent nodes.",
+            show_default=False,
+        ),
+    ] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option("--kind", help="Only nodes of this kind (repeatable).", show_default=False),
+    ] = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            help="Only this scope (global, repo:<uuid>, board:<slug>) or shape (repo:*, "
+            "board:*). Default: this repository's scope, else global.",
+            show_default=False,
+        ),
+    ] = None,
+    all_scopes: Annotated[
+        bool, typer.Option("--all-scopes", help="Search every scope.")
+    ] = False,
+    limit: Annotated[
+        int, typer.Option("--limit", metavar="N", help="At most N hits (1-1000).")
+    ] = 20,
+    as_of: AsOfOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find nodes by text, best first (current rows, or those valid at --as-of)."""
+    st = state(ctx)
+    with errors_to_exit():
+        explicit = scope is not None or all_scopes
+        svc = st.service(scope=GLOBAL) if explicit else st.service()
+        hits = svc.search(
+            text, kinds=kind or (), scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of
+        )
+        if as_json:
+            echo_json([h.record() for h in hits])
+            return
+        if not hits:
+            typer.echo("no matches", err=True)
+            return
+        table = Table()
+        table.add_column("score", justify="right")
+        table.add_column("kind")
+        table.add_column("title", min_width=16)
+        table.add_column("id", overflow="fold")
+        table.add_column("snippet", min_width=20, max_width=80)
+        for h in hits:
+            table.add_row(f"{h.score:.2f}", h.kind, Text(h.title), h.id, Text(h.snippet))
+        _console().print(table)
+
+
+@graph.command("stats")
+def stats(ctx: typer.Context, as_json: JsonOpt = False) -> None:
+    """Count rows and edges, per kind, scope and rel; show the backend and where it lives."""
+    st = state(ctx)
+    with errors_to_exit():
+        s = st.service(scope=GLOBAL).stats()
+        if as_json:
+            echo_json(s.model_dump())
+            return
+        typer.echo(f"backend  {s.backend} ({s.location})")
+        typer.echo(
+            f"rows     {s.current_rows} current · {s.superseded_rows} superseded · "
+            f"{s.retired_rows} retired"
+        )
+        typer.echo(f"edges    {s.edges_current} current · {s.edges_closed} closed")
+        table = Table(title="current rows and edges", title_justify="left")
+        table.add_column("per")
+        table.add_column("name")
+        table.add_column("count", justify="right")
+        for label, counts in (("kind", s.kinds), ("scope", s.scopes), ("rel", s.rels)):
+            for name, n in counts.items():
+                table.add_row(label, Text(name), str(n))
+        if table.row_count:
+            _console().print(table)
