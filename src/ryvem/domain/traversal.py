@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ryvem.domain.model import Step
 from ryvem.errors import InvalidInput
 
-__all__ = ["MAX_DEPTH", "Neighbour", "bfs", "clamp_depth", "parse_direction"]
+__all__ = ["MAX_DEPTH", "Neighbour", "bfs", "clamp_depth", "discovered_refs", "parse_direction"]
 
 MAX_DEPTH = 10
 DIRECTIONS = ("out", "in", "both")
@@ -100,3 +101,20 @@ def bfs(
                     discovered.append(n.far)
         frontier = discovered
     return out
+
+
+def discovered_refs(start_entity: str, steps: Sequence[Step]) -> list[str]:
+    """The refs of the nodes a walk discovered, each once, in order of discovery.
+
+    The far ends of the out-edges come first, then those of the in-edges (so for ``both``
+    "what this links to" precedes "what links here"); the start node is not listed.
+    """
+    out: dict[str, None] = {}
+    for side in ("out", "in"):
+        for s in steps:
+            if s.direction != side:
+                continue
+            far = s.dst if side == "out" else s.src
+            if far.entity != start_entity:
+                out.setdefault(far.ref, None)
+    return list(out)
