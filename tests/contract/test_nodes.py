@@ -8,7 +8,7 @@ import pytest
 
 from ryvem.domain.model import SUPERSEDES, Edge, NodeVersion
 from ryvem.domain.timeutil import Clock
-from ryvem.errors import Conflict, IntegrityError, NotFound
+from ryvem.errors import Conflict, IntegrityError, InvalidInput, NotFound
 from ryvem.repositories.port import GraphRepository
 from ryvem.service import Service
 
@@ -317,3 +317,88 @@ def test_every_chain_link_is_consistent_both_ways(service: Service) -> None:
     assert chain[0].supersedes is None and chain[-1].superseded_by is None
     for older, newer in pairwise(chain):
         assert older.superseded_by == newer.id and newer.supersedes == older.id
+
+
+# --- bad input ---------------------------------------------------------------------------
+
+def _nested(depth: int) -> dict[str, object]:
+    value: dict[str, object] = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+BAD_WRITES: list[tuple[str, dict[str, object]]] = [
+    ("kind upper case", {"kind": "Decision"}),
+    ("kind empty", {"kind": ""}),
+    ("kind with space", {"kind": "big decision"}),
+    ("kind underscore", {"kind": "business_rule"}),
+    ("kind too long", {"kind": "k" * 65}),
+    ("kind not text", {"kind": 3}),
+    ("title empty", {"title": ""}),
+    ("title blank", {"title": "   \n"}),
+    ("title NUL", {"title": "a\x00b"}),
+    ("title lone surrogate", {"title": "a\ud800"}),
+    ("title too long", {"title": "t" * 1001}),
+    ("key empty", {"key": ""}),
+    ("key padded", {"key": " cache"}),
+    ("key newline", {"key": "a\nb"}),
+    ("key too long", {"key": "k" * 10_000}),
+    ("body NUL", {"body": "x\x00"}),
+    ("body too big", {"body": "x" * (8 * 1024 * 1024 + 1)}),
+    ("data list", {"data": [1, 2]}),
+    ("data json list", {"data": "[1, 2]"}),
+    ("data not json", {"data": "{nope"}),
+    ("data NaN", {"data": {"x": float("nan")}}),
+    ("data non-string key", {"data": {1: "x"}}),
+    ("data too deep", {"data": '{"a":' * 40 + "1" + "}" * 40}),
+    ("data too deep as a dict", {"data": _nested(40)}),
+    ("data object value", {"data": {"x": object()}}),
+]
+
+
+@pytest.mark.parametrize("case", BAD_WRITES, ids=[c[0] for c in BAD_WRITES])
+def test_bad_input_is_rejected_with_one_line_and_nothing_is_written(
+    service: Service, repo: GraphRepository, case: tuple[str, dict[str, object]]
+) -> None:
+    """Malformed kinds, titles, keys, bodies and data raise InvalidInput and store nothing."""
+    v1 = service.write("decision", "Keep me", key="cache")
+    request: dict[str, object] = {"kind": "decision", "title": "New", "key": "cache"}
+    request.update(case[1])
+    kind, title = request.pop("kind"), request.pop("title")
+    with pytest.raises(InvalidInput) as info:
+        service.write(kind, title, **request)  # type: ignore[arg-type]  # deliberately bad
+    assert "\n" not in str(info.value) and str(info.value)
+    assert [v.id for v in all_versions(repo)] == [v1.id]
+    assert all_edges(repo) == []
+    assert service.get("decision/cache") == v1
+
+
+def test_a_batch_naming_one_identity_twice_is_refused_whole(
+    service: Service, repo: GraphRepository
+) -> None:
+    """write_many refuses a batch that writes the same identity twice and stores nothing."""
+    nodes = [
+        service.prepare("task", "One", key="t"),
+        service.prepare("task", "Other", key="u"),
+        service.prepare("task", "Two", key="t"),
+    ]
+    with pytest.raises(InvalidInput):
+        service.write_many(nodes)
+    assert all_versions(repo) == []
+
+
+def test_a_batch_write_commits_every_node_together(
+    service: Service, repo: GraphRepository
+) -> None:
+    """write_many creates, supersedes and keeps unchanged in one call, reporting each outcome."""
+    service.write("task", "Old", key="a")
+    service.write("task", "Same", key="b")
+    results = service.write_many([
+        service.prepare("task", "New", key="a"),
+        service.prepare("task", "Same", key="b"),
+        service.prepare("task", "Fresh", key="c"),
+    ])
+    assert [r.outcome for r in results] == ["superseded", "unchanged", "created"]
+    current = sorted((v.key or "", v.title) for v in all_versions(repo) if v.is_current)
+    assert current == [("a", "New"), ("b", "Same"), ("c", "Fresh")]
