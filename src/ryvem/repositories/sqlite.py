@@ -9,6 +9,7 @@ and several MCP servers can share one file. Every ``sqlite3`` exception is trans
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import random
@@ -54,14 +55,39 @@ def _translate(exc: sqlite3.Error, where: str) -> errors.RyvemError:
             return errors.IntegrityError("the store refused a second current edge (from, to, rel)")
         return errors.IntegrityError(f"the store refused the write: {msg}")
     if "readonly" in low or "read-only" in low:
-        return errors.StoreReadOnly(f"{where} is read-only: {msg}")
+        return errors.StoreReadOnly(
+            f"cannot write {where}: the database is read-only (check the permissions of the "
+            "file, its folder and the mount); nothing was written"
+        )
     if "disk is full" in low or "database or disk is full" in low:
-        return errors.StoreFull(f"{where} is full: no room left for the write (rolled back)")
+        return errors.StoreFull(
+            f"{where} is full: no room left for the write (disk full or size limit reached); "
+            "nothing was written"
+        )
     if "locked" in low or "busy" in low:
         return errors.OperationalError(f"{where} is busy (locked by another writer): {msg}")
     if "unable to open" in low or "not a database" in low or "malformed" in low:
         return errors.BackendUnavailable(f"cannot open {where}: {msg}")
     return errors.OperationalError(f"{where}: {msg}")
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why this process cannot write the existing database at ``path``; None if it can."""
+    if not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return "its folder is read-only (SQLite needs to create -wal and -shm files there)"
+    return None
+
+
+def _os_error(exc: OSError, where: str) -> errors.RyvemError:
+    """Creating the store's folder or file failed."""
+    reason = exc.strerror or str(exc)
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return errors.StoreReadOnly(f"cannot create {where}: {reason}; nothing was written")
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return errors.StoreFull(f"cannot create {where}: {reason}")
+    return errors.BackendUnavailable(f"cannot open {where}: {reason}")
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:
@@ -311,22 +337,37 @@ class SqliteRepository:
         self._lock = threading.RLock()
         self.path = path
         self.location = str(path)
+        self.read_only_reason: str | None = None  # why writes are refused, when they are
 
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | Path, *, read_only: bool = False) -> SqliteRepository:
+        """Open (creating when missing: folder 0700, file 0600) the store at ``path``.
+
+        A store this process cannot write — a read-only file, folder or mount — opens for
+        reading; every write then fails with :class:`~ryvem.errors.StoreReadOnly` and nothing
+        is created beside the file. Without a ``-wal`` file (no writer has it open) such a
+        store is read as an immutable snapshot, since SQLite would otherwise create ``-wal``
+        and ``-shm`` files (or fail, in a read-only folder) just to read it.
+        """
         path = Path(path).expanduser()
         where = str(path)
+        unwritable: str | None = None
         try:
-            if not read_only and not path.exists():
+            if not path.exists():
+                if read_only:
+                    raise errors.NotFound(f"no database at {where}")
                 path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
                 fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
-            if read_only:
-                if not path.exists():
-                    raise errors.NotFound(f"no database at {where}")
+            else:
+                unwritable = _unwritable(path)
+            if read_only or unwritable is not None:
+                query = "mode=ro"
+                if unwritable is not None and not Path(f"{path}-wal").exists():
+                    query += "&immutable=1"
                 conn = sqlite3.connect(
-                    f"{path.as_uri()}?mode=ro", uri=True, isolation_level=None,
+                    f"{path.absolute().as_uri()}?{query}", uri=True, isolation_level=None,
                     check_same_thread=False, timeout=_BUSY_TIMEOUT_MS / 1000,
                 )
             else:
@@ -335,10 +376,12 @@ class SqliteRepository:
                     timeout=_BUSY_TIMEOUT_MS / 1000,
                 )
         except OSError as e:
-            raise errors.BackendUnavailable(f"cannot open {where}: {e.strerror or e}") from e
+            raise _os_error(e, where) from e
         except sqlite3.Error as e:
             raise _translate(e, where) from e
         repo = cls(conn, path)
+        repo.read_only_reason = unwritable or ("opened read-only" if read_only else None)
+        read_only = repo.read_only_reason is not None
         try:
             conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
             if not read_only:
@@ -403,6 +446,11 @@ class SqliteRepository:
                 delay = min(delay * 2, 0.25)
 
     def _in_transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self.read_only_reason is not None:
+            raise errors.StoreReadOnly(
+                f"cannot write {self.location}: {self.read_only_reason}; nothing was written "
+                "(reads still work)"
+            )
         conn = self._conn
 
         def attempt() -> T:
