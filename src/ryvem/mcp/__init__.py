@@ -1,0 +1,1 @@
+"""``ryvem-mcp``: the memory graph as MCP tools for coding agents (see ``server``)."""

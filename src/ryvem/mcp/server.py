@@ -1,0 +1,526 @@
+"""``ryvem-mcp``: ryvem's use cases as MCP tools, served over stdio.
+
+With no arguments the console script serves MCP over stdio; with ``graph …`` it is the CLI
+(``ryvem-mcp graph export …`` behaves exactly like ``ryvem graph export …``).
+
+The server calls :mod:`ryvem.service` only. The backend comes from the environment
+(``RYVEM_BACKEND``, ``RYVEM_DATA_DIR``, ``RYVEM_NEO4J_*``) and is opened once per process, on
+the first call that needs it, so an unreachable store is a tool error, never a crash. The
+default scope follows the CLI's rules (:mod:`ryvem.workspace`): the working directory's git
+repository identity from ``ryvem.json`` (minted by the first ``memory_write``), else
+``global``.
+
+Error contract: ``memory_navigate`` never fails (an unknown op, bad input or any error
+answers ``[]``); every other tool reports bad input, not-found and store failures as an MCP
+tool error (``isError``) whose text is one line naming the problem, and writes nothing.
+
+Bounded output: list results hold at most ``limit`` items (default 20, values above 200 are
+clamped to 200), say when they were cut, and carry no bodies unless ``include_body`` is true.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import json
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, ParamSpec
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.context import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from ryvem import workspace
+from ryvem.domain.model import NodeVersion
+from ryvem.domain.scopes import GLOBAL, parse_scope
+from ryvem.errors import InvalidInput, RyvemError
+from ryvem.repositories import GraphRepository, open_repository
+from ryvem.service import Service
+from ryvem.settings import Settings
+
+__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "TOOL_NAMES", "build_server", "main"]
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 200
+NAVIGATE = "memory_navigate"
+TOOL_NAMES = (
+    "memory_write",
+    "memory_get",
+    "memory_search",
+    "memory_history",
+    "memory_retire",
+    "memory_link",
+    "memory_unlink",
+    NAVIGATE,
+    "graph_export",
+)
+_MAX_ERROR_CHARS = 500
+
+INSTRUCTIONS = """\
+ryvem is a memory graph for coding agents: typed nodes (decision, task, business-rule, page, \
+…) joined by typed edges, versioned in time. A write never overwrites: writing the same \
+(kind, key, scope) again supersedes the current version and keeps the old one in its history. \
+Name a node by id, KIND/KEY, or a bare KEY that is unique in the scope. The default scope is \
+this working directory's repository (from ryvem.json), else global. List results are bounded \
+(limit, default 20, at most 200), say when they were truncated and carry no bodies unless \
+include_body is true; read one node's body with memory_get."""
+
+
+# --- the store, opened once per process --------------------------------------------------
+class _Backend:
+    """The repository named by the environment, opened lazily, once per server process.
+
+    A failed open is not remembered: the next call tries again (a store that comes up later
+    is picked up without restarting the host).
+    """
+
+    def __init__(self) -> None:
+        self._repo: GraphRepository | None = None
+        self._lock = threading.Lock()
+
+    def settings(self) -> Settings:
+        return Settings.from_env()
+
+    def repo(self) -> GraphRepository:
+        with self._lock:
+            if self._repo is None:
+                self._repo = open_repository(self.settings())
+            return self._repo
+
+    def close(self) -> None:
+        with self._lock:
+            if self._repo is not None:
+                self._repo.close()
+                self._repo = None
+
+
+# --- results and errors --------------------------------------------------------------------
+def _one_line(text: str) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= _MAX_ERROR_CHARS else line[: _MAX_ERROR_CHARS - 1] + "…"
+
+
+def _ok(value: dict[str, Any] | list[Any] | str) -> CallToolResult:
+    """One text block holding the JSON, and the same value as structured content."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    structured = value if isinstance(value, dict) else {"result": value}
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=structured
+    )
+
+
+P = ParamSpec("P")
+
+
+def _tool_errors(fn: Callable[P, CallToolResult]) -> Callable[P, CallToolResult]:
+    """RyvemError → a tool error with its one-line message; anything else → one line too."""
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> CallToolResult:
+        try:
+            return fn(*args, **kwargs)
+        except ToolError:
+            raise
+        except RyvemError as e:
+            raise ToolError(_one_line(e.message)) from None
+        except Exception as e:  # the last line of defence: the server keeps serving
+            raise ToolError(_one_line(f"internal error ({type(e).__name__}): {e}")) from e
+
+    return run
+
+
+def _validation_text(error: ValidationError) -> str:
+    parts = []
+    for err in error.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        parts.append(f"{where}: {err['msg']}")
+    return _one_line("invalid arguments: " + "; ".join(parts))
+
+
+def _clamp(limit: int) -> int:
+    return min(max(1, limit), MAX_LIMIT)
+
+
+def _compact(v: NodeVersion, include_body: bool) -> dict[str, Any]:
+    record = v.record()
+    if not include_body:
+        del record["body"]
+    return record
+
+
+# --- parameter types (each carries the description an agent reads) -------------------------
+Ref = Annotated[
+    str,
+    Field(
+        description="The node: its id, KIND/KEY (e.g. 'decision/cache'), or a bare KEY that "
+        "names exactly one current node in the scope.",
+    ),
+]
+Scope = Annotated[
+    str | None,
+    Field(
+        description="Scope: 'global', 'repo:<uuid>' or 'board:<slug>'. Omit for the default: "
+        "this working directory's repository (from ryvem.json), else 'global'.",
+    ),
+]
+AsOf = Annotated[
+    str | None,
+    Field(
+        description="Read the graph as it was at this time: an ISO 8601 date or date-time "
+        "(UTC when it has no zone), e.g. '2026-03-01' or '2026-03-01T12:00:00Z'. Omit for now.",
+    ),
+]
+Data = Annotated[
+    dict[str, Any] | None,
+    Field(description='Structured data as a JSON object, e.g. {"status": "open"}.'),
+]
+FromRef = Annotated[str, Field(description="The edge's source node (id, KIND/KEY or KEY).")]
+ToRef = Annotated[str, Field(description="The edge's target node (id, KIND/KEY or KEY).")]
+Rel = Annotated[
+    str,
+    Field(
+        description="The edge type, a lowercase slug such as 'about', 'depends-on' or "
+        "'implements' ('supersedes' and 'links' are reserved: they come from writes and "
+        "[[wikilinks]]).",
+    ),
+]
+Limit = Annotated[
+    int,
+    Field(
+        ge=1,
+        description=f"At most this many items (default {DEFAULT_LIMIT}; values above "
+        f"{MAX_LIMIT} are clamped to {MAX_LIMIT}). The result says when it was truncated.",
+    ),
+]
+IncludeBody = Annotated[
+    bool,
+    Field(description="Include each node's body (markdown text). Off by default to save tokens."),
+]
+
+_READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+
+class RyvemMCPServer(MCPServer[Any]):
+    """MCPServer with ryvem's error contract applied to argument validation too."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            result = await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            if name == NAVIGATE:  # fail-safe: even arguments that fail the schema answer []
+                return _ok([])
+            if isinstance(e.__cause__, ValidationError):
+                text = _validation_text(e.__cause__)
+                raise ToolError(f"Error executing tool {name}: {text}") from e.__cause__
+            raise
+        if name == NAVIGATE and isinstance(result, CallToolResult) and result.is_error:
+            return _ok([])
+        return result
+
+
+def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
+    """The MCP server with ryvem's tools, over the backend the environment names."""
+    store = backend or _Backend()
+    server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS)
+
+    def service(scope: str | None) -> Service:
+        """A service whose default scope is ``scope``, else the working directory's."""
+        if scope is not None:
+            chosen = parse_scope(scope)  # validated before the store is opened
+            return Service(store.repo(), default_scope=chosen)
+        return Service(store.repo(), default_scope=workspace.default_scope(store))
+
+    @server.tool(
+        name="memory_write",
+        annotations=_WRITE,
+        description="Record a node in memory and return its record. With a key, writing the "
+        "same (kind, key, scope) again supersedes the current version (the old one stays in "
+        "memory_history); writing identical title, body and data again changes nothing. "
+        "Without a key every call adds a new node. [[wikilinks]] in the body become 'links' "
+        "edges. The first write in a git repository without ryvem.json creates it (the "
+        "repository's identity; commit it).",
+    )
+    @_tool_errors
+    def memory_write(
+        kind: Annotated[
+            str,
+            Field(
+                description="What the node is, a lowercase slug: decision, task, branch, pr, "
+                "review, business-rule, codebase-map, page, …",
+            ),
+        ],
+        title: Annotated[str, Field(description="A one-line title (required, not empty).")],
+        key: Annotated[
+            str | None,
+            Field(
+                description="A stable key, e.g. 'cache-strategy' or 'auth/login'. Writing the "
+                "same kind and key again supersedes the node. Omit to always add a new node.",
+            ),
+        ] = None,
+        scope: Scope = None,
+        body: Annotated[
+            str | None,
+            Field(description="The body: markdown text; [[key]] links to another node."),
+        ] = None,
+        data: Data = None,
+    ) -> CallToolResult:
+        if scope is not None:
+            return _ok(service(scope).write(kind, title, key=key, body=body, data=data).record())
+        workspace.locate()  # a malformed ryvem.json fails here, before anything is written
+        node = Service(store.repo()).prepare(kind, title, key=key, body=body, data=data)
+        chosen = workspace.default_scope(store, mint=True)  # input is valid: mint if needed
+        svc = Service(store.repo(), default_scope=chosen)
+        result = svc.write_many([dataclasses.replace(node, scope=chosen)])[0]
+        return _ok(result.version.record())
+
+    @server.tool(
+        name="memory_get",
+        annotations=_READ,
+        description="Read one node's full record (with body): the current version, or the one "
+        "valid at as_of. An id names that exact version, even a superseded one.",
+    )
+    @_tool_errors
+    def memory_get(ref: Ref, as_of: AsOf = None, scope: Scope = None) -> CallToolResult:
+        return _ok(service(scope).get(ref, as_of=as_of).record())
+
+    @server.tool(
+        name="memory_search",
+        annotations=_READ,
+        description="Find nodes by text, best first. Words are ANDed, \"quoted phrases\" match "
+        "in order, word* is a prefix; any text is valid. Without text: the most recent nodes. "
+        'Returns {"items": [{id, kind, scope, title, snippet, score}], "truncated": bool}.',
+    )
+    @_tool_errors
+    def memory_search(
+        text: Annotated[
+            str | None, Field(description="Words to find. Omit to list the most recent nodes.")
+        ] = None,
+        kinds: Annotated[
+            list[str] | None, Field(description="Only nodes of these kinds, e.g. ['decision'].")
+        ] = None,
+        scope: Annotated[
+            str | None,
+            Field(
+                description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>'), a shape "
+                "('repo:*', 'board:*') or '*' for every scope. Omit for the default: this "
+                "working directory's repository (from ryvem.json), else 'global'.",
+            ),
+        ] = None,
+        limit: Limit = DEFAULT_LIMIT,
+        as_of: AsOf = None,
+        include_body: IncludeBody = False,
+    ) -> CallToolResult:
+        n = _clamp(limit)
+        svc = Service(store.repo()) if scope is not None else service(None)
+        hits = svc.search(text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of)
+        items = []
+        for hit in hits[:n]:
+            record = hit.record()
+            if include_body:
+                record["body"] = svc.get(hit.id).body
+            items.append(record)
+        return _ok({"items": items, "truncated": len(hits) > n})
+
+    @server.tool(
+        name="memory_history",
+        annotations=_READ,
+        description="Every version of a node, oldest first, from any of its versions. Returns "
+        '{"items": [node records without body], "truncated": bool, "total": int}; when '
+        "truncated, the newest `limit` versions are kept.",
+    )
+    @_tool_errors
+    def memory_history(
+        ref: Ref,
+        scope: Scope = None,
+        limit: Limit = DEFAULT_LIMIT,
+        include_body: IncludeBody = False,
+    ) -> CallToolResult:
+        n = _clamp(limit)
+        chain = service(scope).history(ref)
+        kept = chain[-n:]
+        return _ok(
+            {
+                "items": [_compact(v, include_body) for v in kept],
+                "truncated": len(chain) > n,
+                "total": len(chain),
+            }
+        )
+
+    @server.tool(
+        name="memory_retire",
+        annotations=_WRITE,
+        description="Mark a node as no longer true: close its current version (history is "
+        "kept; writing its key again later revives it). Returns the closed record.",
+    )
+    @_tool_errors
+    def memory_retire(
+        ref: Ref,
+        reason: Annotated[
+            str | None, Field(description="Why the node no longer holds (kept in the record).")
+        ] = None,
+        scope: Scope = None,
+    ) -> CallToolResult:
+        return _ok(service(scope).retire(ref, reason=reason).record())
+
+    @server.tool(
+        name="memory_link",
+        annotations=_WRITE,
+        description="Open a typed, directed edge from one current node to another, e.g. a task "
+        "'implements' a decision. Linking again with the same data changes nothing; with other "
+        "data it supersedes the edge. Returns the edge record.",
+    )
+    @_tool_errors
+    def memory_link(
+        from_ref: FromRef,
+        to_ref: ToRef,
+        rel: Rel,
+        data: Data = None,
+        scope: Scope = None,
+    ) -> CallToolResult:
+        return _ok(service(scope).link(from_ref, to_ref, rel, data=data).record())
+
+    @server.tool(
+        name="memory_unlink",
+        annotations=_WRITE,
+        description="Close the current typed edge from one node to another (its history is "
+        "kept). Returns the closed edge record.",
+    )
+    @_tool_errors
+    def memory_unlink(
+        from_ref: FromRef,
+        to_ref: ToRef,
+        rel: Rel,
+        data: Annotated[
+            dict[str, Any] | None,
+            Field(description="Ignored: an edge is named by its two nodes and its rel."),
+        ] = None,
+        scope: Scope = None,
+    ) -> CallToolResult:
+        del data  # accepted for symmetry with memory_link
+        return _ok(service(scope).unlink(from_ref, to_ref, rel).record())
+
+    @server.tool(
+        name=NAVIGATE,
+        annotations=_READ,
+        description="Walk the graph from a node and return the edges found, as records "
+        '{"type": "edge", "from", "to", "rel", "direction", "hop"}. op "links": its out-edges; '
+        '"backlinks": its in-edges; "traverse": breadth-first to `depth` hops in `direction`. '
+        "Never fails: an unknown op, a node that is not found or any error returns []. At "
+        'most `limit` edges; when cut, a last record {"type": "truncated", "shown", "total"} '
+        "says so.",
+    )
+    def memory_navigate(
+        op: Annotated[
+            Literal["links", "backlinks", "traverse"],
+            Field(description="'links' (edges out of the node), 'backlinks' (edges into it) or "
+                  "'traverse' (breadth-first walk; see depth and direction)."),
+        ],
+        ref: Ref,
+        depth: Annotated[
+            int | None,
+            Field(description="traverse only: how many hops (default 2, clamped to 1-10)."),
+        ] = None,
+        direction: Annotated[
+            Literal["out", "in", "both"] | None,
+            Field(description="traverse only: follow edges 'out' (default), 'in' or 'both'."),
+        ] = None,
+        rels: Annotated[
+            list[str] | None,
+            Field(description="Only edges of these types, e.g. ['implements', 'links']. "
+                  "Omit for every type."),
+        ] = None,
+        as_of: AsOf = None,
+        scope: Scope = None,
+        limit: Limit = DEFAULT_LIMIT,
+    ) -> CallToolResult:
+        try:
+            if op == "links":
+                d: int | None = 1
+                dirn: str | None = "out"
+            elif op == "backlinks":
+                d, dirn = 1, "in"
+            elif op == "traverse":
+                d, dirn = (2 if depth is None else depth), (direction or "out")
+            else:
+                return _ok([])
+            steps = service(scope).traverse(ref, depth=d, direction=dirn, rels=rels, as_of=as_of)
+            n = _clamp(limit)
+            records: list[dict[str, Any]] = [s.record() for s in steps[:n]]
+            if len(steps) > n:
+                records.append({"type": "truncated", "shown": n, "total": len(steps)})
+            return _ok(records)
+        except Exception:  # fail-safe by contract: the host never sees an error from navigate
+            return _ok([])
+
+    @server.tool(
+        name="graph_export",
+        annotations=_WRITE,
+        description="Write the whole graph as one self-contained HTML file a person can open "
+        "in a browser; returns the file's path.",
+    )
+    @_tool_errors
+    def graph_export(
+        out: Annotated[
+            str | None,
+            Field(description="Where to write the HTML file (default: $RYVEM_DATA_DIR/graph.html, "
+                  "i.e. ~/.ryvem/graph.html). A relative path is taken from the server's "
+                  "working directory."),
+        ] = None,
+        scope: Annotated[
+            str | None,
+            Field(description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>'). "
+                  "Omit for every scope."),
+        ] = None,
+    ) -> CallToolResult:
+        try:
+            export = importlib.import_module("ryvem.export")
+            write_export = export.write_export
+        except (ImportError, AttributeError):
+            raise InvalidInput("graph export is unavailable in this build of ryvem") from None
+        out_path = Path(out).expanduser() if out else store.settings().data_dir / "graph.html"
+        svc = Service(store.repo(), default_scope=GLOBAL if scope is None else parse_scope(scope))
+        written = write_export(svc, out_path.absolute(), scope=scope)
+        return _ok(str(Path(written if written is not None else out_path).absolute()))
+
+    return server
+
+
+def _usage() -> str:
+    return (
+        "usage: ryvem-mcp              serve ryvem's memory tools over MCP (stdio)\n"
+        "       ryvem-mcp graph …      run `ryvem graph …` (e.g. ryvem-mcp graph export)\n"
+        "environment: RYVEM_BACKEND (sqlite|neo4j), RYVEM_DATA_DIR, RYVEM_NEO4J_URI, "
+        "RYVEM_NEO4J_USER, RYVEM_NEO4J_PASSWORD, RYVEM_NEO4J_DATABASE"
+    )
+
+
+def main() -> None:
+    """The ``ryvem-mcp`` console script."""
+    args = sys.argv[1:]
+    if args:
+        if args[0] == "graph":
+            from ryvem.cli.app import main as cli_main
+
+            cli_main(args, prog_name="ryvem-mcp")
+            return
+        if args[0] in ("-h", "--help"):
+            print(_usage())
+            return
+        print(f"error: unknown argument {args[0]!r}\n{_usage()}", file=sys.stderr)
+        sys.exit(2)
+    backend = _Backend()
+    try:
+        build_server(backend).run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        backend.close()
