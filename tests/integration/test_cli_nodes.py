@@ -1,0 +1,300 @@
+"""The node verbs of the real ``ryvem`` console script, run in subprocesses.
+
+Every test works in a fresh git repository with its own ``RYVEM_DATA_DIR``, so the default
+scope is the repository's minted ``repo:<uuid>``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
+NODE_KEYS = {
+    "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
+    "superseded_by", "supersedes", "retired_reason",
+}
+HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score"}
+EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}
+ID = re.compile(r"^[0-9a-f]{24}$")
+ISO_Z = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
+
+
+@dataclass(frozen=True)
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+class Cli:
+    """Runs ``ryvem graph …`` in ``cwd`` against a private data dir."""
+
+    def __init__(self, cwd: Path, data_dir: Path) -> None:
+        assert RYVEM is not None, "the ryvem console script is not installed next to python"
+        self.cwd = cwd
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+        self.env["RYVEM_DATA_DIR"] = str(data_dir)
+
+    def __call__(self, *args: str, input: str | bytes | None = None) -> Result:
+        data = input.encode() if isinstance(input, str) else input
+        p = subprocess.run(
+            [str(RYVEM), "graph", *args], cwd=self.cwd, env=self.env, input=data,
+            capture_output=True, timeout=60, check=False,
+        )
+        return Result(p.returncode, p.stdout.decode(), p.stderr.decode())
+
+    def ok(self, *args: str, input: str | bytes | None = None) -> Result:
+        r = self(*args, input=input)
+        assert r.code == 0, f"ryvem graph {' '.join(args)} → {r.code}: {r.err}"
+        return r
+
+    def json(self, *args: str, input: str | bytes | None = None) -> Any:
+        return self.ok(*args, "--json", input=input).json()
+
+
+def assert_fails(r: Result, code: int) -> None:
+    """One ``error:`` line on stderr, nothing on stdout, the given exit code."""
+    assert r.code == code, (r.code, r.err)
+    assert r.out == ""
+    assert r.err.startswith("error: ") and r.err.count("\n") == 1, r.err
+    assert "Traceback" not in r.err
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    """The CLI in a fresh git repository with an empty data dir."""
+    project = tmp_path / "project"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    return Cli(project, tmp_path / "data")
+
+
+def test_put_prints_the_new_id_and_get_json_is_the_node_record(cli: Cli) -> None:
+    """`put` prints the id it wrote and `get --json` returns exactly the node record's fields."""
+    out = cli.ok(
+        "put", "decision", "--title", "Cache with Redis", "--key", "cache",
+        "--body", "Because latency matters.", "--data", '{"status": "open"}',
+    ).out
+    new_id = out.strip()
+    assert ID.match(new_id), out
+    rec = cli.json("get", "decision/cache")
+    assert set(rec) == NODE_KEYS
+    assert rec["id"] == rec["entity"] == new_id
+    assert (rec["kind"], rec["key"], rec["title"]) == ("decision", "cache", "Cache with Redis")
+    assert rec["body"] == "Because latency matters."
+    assert rec["data"] == {"status": "open"}
+    assert rec["scope"].startswith("repo:")
+    assert ISO_Z.match(rec["valid_from"])
+    assert rec["valid_to"] is None and rec["supersedes"] is None
+    human = cli.ok("get", "cache").out
+    assert "decision/cache" in human and "Cache with Redis" in human and new_id in human
+
+
+def test_putting_a_key_again_supersedes_and_history_lists_the_chain_oldest_first(
+    cli: Cli,
+) -> None:
+    """A second put on a key supersedes it, an identical put adds nothing, history is the chain."""
+    first = cli.json("put", "decision", "--title", "Cache with Redis", "--key", "cache")
+    second = cli.json("put", "decision", "--title", "Cache in process", "--key", "cache")
+    again = cli.json("put", "decision", "--title", "Cache in process", "--key", "cache")
+    assert set(first) == set(second) == NODE_KEYS
+    assert second["supersedes"] == first["id"]
+    assert second["entity"] == first["id"]
+    assert again["id"] == second["id"]
+    chain = cli.json("history", "cache")
+    assert [v["id"] for v in chain] == [first["id"], second["id"]]
+    assert all(set(v) == NODE_KEYS for v in chain)
+    assert chain[0]["superseded_by"] == second["id"]
+    assert chain[0]["valid_to"] == chain[1]["valid_from"]
+    table = cli.ok("history", "decision/cache").out
+    assert table.index("Cache with Redis") < table.index("Cache in process")
+    assert "superseded" in table and "current" in table
+
+
+def test_get_as_of_a_date_time_or_a_date_reads_the_version_valid_then(cli: Cli) -> None:
+    """`--as-of` takes a date-time or a date (UTC) and returns the version valid at that time."""
+    first = cli.json("put", "decision", "--title", "Cache with Redis", "--key", "cache")
+    cli.ok("put", "decision", "--title", "Cache in process", "--key", "cache")
+    then = cli.json("get", "cache", "--as-of", first["valid_from"])
+    assert (then["id"], then["title"]) == (first["id"], "Cache with Redis")
+    no_zone = first["valid_from"].rstrip("Z")  # without a zone it is UTC
+    assert cli.json("get", "cache", "--as-of", no_zone)["id"] == first["id"]
+    assert cli.json("get", "cache", "--as-of", "2999-01-01")["title"] == "Cache in process"
+    assert_fails(cli("get", "cache", "--as-of", "2000-01-01"), 1)
+
+
+def test_body_file_reads_a_utf8_file_or_stdin(cli: Cli, tmp_path: Path) -> None:
+    """`--body-file PATH` and `--body-file -` store the text exactly."""
+    text = "Zürich — naïve café ✓\nsecond line\n"
+    path = tmp_path / "body.md"
+    path.write_text(text, encoding="utf-8")
+    from_file = cli.json("put", "page", "--title", "From a file", "--body-file", str(path))
+    from_stdin = cli.json("put", "page", "--title", "From stdin", "--body-file", "-", input=text)
+    assert from_file["body"] == from_stdin["body"] == text
+
+
+def test_invalid_input_exits_2_with_one_line_and_writes_nothing(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """Each kind of bad input is one `error:` line, exit 2, and leaves the store and repo empty."""
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("café".encode("latin-1"))
+    cases = [
+        ("put", "Decision", "--title", "bad kind"),
+        ("put", "decision", "--title", "   "),
+        ("put", "decision"),  # --title is required
+        ("put", "decision", "--title", "t", "--data", "{not json"),
+        ("put", "decision", "--title", "t", "--data", "[1, 2]"),
+        ("put", "decision", "--title", "t", "--scope", "repo:not-a-uuid"),
+        ("put", "decision", "--title", "t", "--body", "b", "--body-file", str(latin1)),
+        ("put", "decision", "--title", "t", "--body-file", str(latin1)),
+        ("put", "decision", "--title", "t", "--body-file", str(tmp_path / "missing.md")),
+        ("put", "decision", "--title", "t", "--no-such-option"),
+        ("get", "cache", "--as-of", "last tuesday"),
+        ("search", "--limit", "0"),
+        ("search", "--scope", "global", "--all-scopes"),
+        ("link", "a", "b", "--rel", "Not A Slug"),
+        ("frobnicate",),
+    ]
+    for args in cases:
+        r = cli(*args)
+        assert r.code == 2, (args, r.code, r.err)
+        assert_fails(r, 2)
+    assert not (cli.cwd / "ryvem.json").exists()
+    stats = cli.json("stats")
+    assert (stats["current_rows"], stats["superseded_rows"], stats["edges_current"]) == (0, 0, 0)
+
+
+def test_refs_resolve_by_id_kind_slash_key_and_bare_key(cli: Cli) -> None:
+    """A REF is an id, KIND/KEY split at the first '/', or a bare key naming one node."""
+    page = cli.json("put", "page", "--title", "Beta notes", "--key", "notes/beta")
+    for ref in (page["id"], "page/notes/beta", "notes/beta"):
+        assert cli.json("get", ref)["id"] == page["id"], ref
+    assert_fails(cli("get", "page/notes"), 1)
+    assert_fails(cli("get", "nothing-here"), 1)
+
+
+def test_an_ambiguous_bare_key_exits_2_and_names_every_candidate(cli: Cli) -> None:
+    """A bare key held by two kinds is refused with both candidates named; KIND/KEY still works."""
+    cli.ok("put", "decision", "--title", "Alpha decision", "--key", "alpha")
+    cli.ok("put", "task", "--title", "Alpha task", "--key", "alpha")
+    r = cli("get", "alpha")
+    assert_fails(r, 2)
+    assert "decision/alpha" in r.err and "task/alpha" in r.err
+    assert cli.json("get", "task/alpha")["title"] == "Alpha task"
+
+
+def test_retire_closes_the_node_and_a_later_put_revives_it(cli: Cli) -> None:
+    """`retire` closes the window with a reason; retiring again fails; a put revives the key."""
+    first = cli.json("put", "task", "--title", "Measure latency", "--key", "latency")
+    retired = cli.json("retire", "latency", "--reason", "done")
+    assert set(retired) == NODE_KEYS
+    assert retired["id"] == first["id"]
+    assert retired["retired_reason"] == "done" and ISO_Z.match(retired["valid_to"])
+    assert "retired" in cli.ok("get", "task/latency").out
+    assert cli.json("search", "latency") == []
+    assert_fails(cli("retire", "task/latency"), 1)
+    revived = cli.json("put", "task", "--title", "Measure latency again", "--key", "latency")
+    assert revived["supersedes"] == first["id"]
+    chain = cli.json("history", "latency")
+    assert [v["id"] for v in chain] == [first["id"], revived["id"]]
+    assert chain[0]["retired_reason"] == "done"
+    assert "retired task/latency" in cli.ok("retire", revived["id"]).out
+
+
+def test_link_and_unlink_print_edge_records_and_refuse_reserved_rels(cli: Cli) -> None:
+    """`link` opens an edge between node ids, `unlink` closes it; reserved rels are refused."""
+    task = cli.json("put", "task", "--title", "Move the cache", "--key", "move-cache")
+    dec = cli.json("put", "decision", "--title", "Cache in process", "--key", "cache")
+    edge = cli.json("link", "move-cache", "decision/cache", "--rel", "implements",
+                    "--data", '{"why": "the decision asks for it"}')
+    assert set(edge) == EDGE_KEYS
+    assert (edge["rel"], edge["from"], edge["to"]) == ("implements", task["id"], dec["id"])
+    assert edge["data"] == {"why": "the decision asks for it"}
+    assert ISO_Z.match(edge["valid_from"]) and edge["valid_to"] is None
+    closed = cli.json("unlink", "task/move-cache", "cache", "--rel", "implements")
+    assert set(closed) == EDGE_KEYS
+    assert closed["id"] == edge["id"] and ISO_Z.match(closed["valid_to"])
+    assert_fails(cli("unlink", "move-cache", "cache", "--rel", "implements"), 1)
+    assert_fails(cli("link", "move-cache", "cache", "--rel", "supersedes"), 2)
+    assert_fails(cli("link", "move-cache", "no-such-node", "--rel", "about"), 1)
+    line = cli.ok("link", "move-cache", "cache", "--rel", "about").out
+    assert line.startswith("linked move-cache -[about]-> cache")
+    assert cli.json("stats")["rels"] == {"about": 1}
+
+
+def test_search_finds_words_best_first_with_kind_scope_and_as_of_filters(cli: Cli) -> None:
+    """`search` ranks by text, filters by kind and scope, and reads the past with --as-of."""
+    cli.ok("put", "decision", "--title", "Cache invalidation strategy", "--key", "inval")
+    cli.ok("put", "task", "--title", "Write the benchmark", "--key", "bench",
+           "--body", "It measures how often the cache is hit.")
+    old = cli.json("put", "decision", "--title", "Use Redis", "--key", "store")
+    cli.ok("put", "decision", "--title", "Use SQLite", "--key", "store")
+    cli.ok("put", "page", "--title", "Global cache notes", "--scope", "global")
+    hits = cli.json("search", "cache")
+    assert all(set(h) == HIT_KEYS for h in hits)
+    assert {h["title"] for h in hits} == {
+        "Cache invalidation strategy", "Write the benchmark"
+    }
+    assert hits[0]["title"] == "Cache invalidation strategy"  # a title match outranks a body one
+    assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
+    assert [h["kind"] for h in cli.json("search", "cache", "--kind", "task")] == ["task"]
+    everywhere = cli.json("search", "cache", "--all-scopes")
+    assert "Global cache notes" in {h["title"] for h in everywhere}
+    assert [h["title"] for h in cli.json("search", "cache", "--scope", "global")] == [
+        "Global cache notes"
+    ]
+    assert cli.json("search", "redis") == []
+    past = cli.json("search", "redis", "--as-of", old["valid_from"])
+    assert [h["id"] for h in past] == [old["id"]]
+    assert len(cli.json("search", "--limit", "2")) == 2
+    table = cli.ok("search", "invalidation").out
+    assert "Cache invalidation strategy" in table
+    assert cli.ok("search", "nothing-matches-this").out == ""
+
+
+def test_stats_counts_rows_edges_kinds_scopes_and_rels(cli: Cli) -> None:
+    """`stats` reports current, superseded and retired rows, edges and per-group counts."""
+    cli.ok("put", "decision", "--title", "v1", "--key", "d")
+    cli.ok("put", "decision", "--title", "v2", "--key", "d")
+    cli.ok("put", "task", "--title", "t", "--key", "t")
+    cli.ok("put", "task", "--title", "gone", "--key", "gone")
+    cli.ok("retire", "gone")
+    cli.ok("link", "t", "d", "--rel", "about")
+    s = cli.json("stats")
+    assert set(s) == {
+        "backend", "location", "current_rows", "superseded_rows", "retired_rows",
+        "edges_current", "edges_closed", "kinds", "scopes", "rels",
+    }
+    scope = cli.json("get", "d")["scope"]
+    assert s["backend"] == "sqlite"
+    assert s["location"] == str(Path(cli.env["RYVEM_DATA_DIR"]) / "dev.db")
+    assert (s["current_rows"], s["superseded_rows"], s["retired_rows"]) == (3, 1, 1)
+    assert (s["edges_current"], s["edges_closed"]) == (2, 0)
+    assert s["kinds"] == {"decision": 1, "repo": 1, "task": 1}
+    assert s["scopes"] == {"global": 1, scope: 2}
+    assert s["rels"] == {"about": 1, "supersedes": 1}
+    human = cli.ok("stats").out
+    assert "sqlite" in human and "3 current" in human and "1 superseded" in human
+
+
+def test_the_db_option_puts_the_store_where_it_says(cli: Cli, tmp_path: Path) -> None:
+    """`ryvem graph --db PATH` reads and writes that SQLite file instead of the data dir."""
+    db = tmp_path / "elsewhere" / "other.db"
+    cli.ok("--db", str(db), "put", "decision", "--title", "Elsewhere", "--key", "x")
+    assert db.exists()
+    assert cli.json("--db", str(db), "get", "x")["title"] == "Elsewhere"
+    assert_fails(cli("get", "x"), 1)
