@@ -1,0 +1,64 @@
+"""Every command of the ``ryvem`` CLI explains itself: help text on commands, options, arguments."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ryvem.cli.app import app
+
+RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
+
+
+Command = Any  # typer's vendored click Command or Group
+
+
+def walk(command: Command, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Command]]:
+    yield path, command
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        yield from walk(sub, (*path, name))
+
+
+def all_commands() -> list[tuple[tuple[str, ...], Command]]:
+    """Every command reachable from the `ryvem` app, the app itself first."""
+    return list(walk(typer.main.get_command(app), ()))
+
+
+def test_every_command_option_and_argument_has_help_text() -> None:
+    """Each command, each of its options and each argument carries a non-empty help text."""
+    commands = all_commands()
+    names = {path for path, _ in commands}
+    for verb in ("put", "get", "history", "retire", "link", "unlink", "search", "stats"):
+        assert ("graph", verb) in names
+    missing: list[str] = []
+    for path, command in commands:
+        where = " ".join(("ryvem", *path))
+        if not (command.help or "").strip():
+            missing.append(f"{where}: the command")
+        for param in command.params:
+            if not (getattr(param, "help", None) or "").strip():
+                missing.append(f"{where}: {param.name}")
+    assert missing == []
+
+
+def test_help_prints_for_every_command_and_exits_0() -> None:
+    """`--help` on every command prints its usage and first help line and exits 0."""
+    assert RYVEM is not None, "the ryvem console script is not installed next to python"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env["COLUMNS"] = "200"
+    for path, command in all_commands():
+        p = subprocess.run(
+            [RYVEM, *path, "--help"], capture_output=True, text=True, env=env, timeout=60,
+            check=False,
+        )
+        assert p.returncode == 0, (path, p.stderr)
+        assert "Usage: ryvem" in p.stdout
+        first_line = (command.help or "").strip().splitlines()[0]
+        assert " ".join(first_line.split()[:4]) in " ".join(p.stdout.split()), path
