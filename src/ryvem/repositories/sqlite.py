@@ -642,7 +642,10 @@ class SqliteRepository:
         rows = self._read(
             f"SELECT e.id, e.rel, e.src, e.dst FROM edges e "
             f"WHERE e.{near} IN (SELECT value FROM json_each(?)){rel_sql} AND {econd} "
-            f"AND EXISTS (SELECT 1 FROM nodes n WHERE n.entity = e.{far} AND {ncond}{ssql})",
+            # INDEXED BY: left alone, the planner answers a scope filter from the scope index
+            # and reads every current row of the scope for each edge.
+            f"AND EXISTS (SELECT 1 FROM nodes n INDEXED BY nodes_entity "
+            f"WHERE n.entity = e.{far} AND {ncond}{ssql})",
             (json.dumps(list(frontier)), *rel_params, *eparams, *nparams, *sparams),
         )
         return [Neighbour(edge_id=r[0], rel=r[1], src=r[2], dst=r[3], direction=side) for r in rows]

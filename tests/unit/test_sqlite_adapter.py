@@ -1,0 +1,396 @@
+"""The SQLite adapter: schema versions, WAL, the database's own guards, FTS5 and index use."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from ryvem.domain.model import Edge, NodeVersion
+from ryvem.domain.scopes import ScopeFilter
+from ryvem.domain.search import parse_search
+from ryvem.errors import BackendUnavailable, NotFound, RyvemError
+from ryvem.repositories.port import WriteTx
+from ryvem.repositories.sqlite import SqliteRepository
+from ryvem.repositories.sqlite_schema import MIGRATIONS
+from ryvem.service import Service
+
+REPO_A = "repo:11111111-1111-4111-8111-111111111111"
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    """A plain sqlite3 connection to the same file, behind the adapter's back."""
+    return sqlite3.connect(str(path), isolation_level=None)
+
+
+def scalar(path: Path, sql: str) -> object:
+    with closing(raw(path)) as conn:
+        return conn.execute(sql).fetchone()[0]
+
+
+# --- schema and file ---------------------------------------------------------------------
+
+
+def test_a_new_file_is_created_with_its_folder_at_the_latest_schema_in_wal_mode(
+    tmp_path: Path,
+) -> None:
+    """Opening a missing path creates the folder and file, migrated, in WAL mode."""
+    path = tmp_path / "deep" / "er" / "dev.db"
+    SqliteRepository.open(path).close()
+    assert path.is_file()
+    assert scalar(path, "PRAGMA user_version") == len(MIGRATIONS)
+    assert scalar(path, "PRAGMA journal_mode") == "wal"
+
+
+def test_reopening_a_file_keeps_its_rows_and_schema_version(tmp_path: Path) -> None:
+    """A second open of the same file sees what the first wrote and migrates nothing."""
+    path = tmp_path / "dev.db"
+    with SqliteRepository.open(path) as repo:
+        v = Service(repo).write("decision", "Kept", key="k", body="across opens")
+    with SqliteRepository.open(path) as again:
+        svc = Service(again)
+        assert svc.get("decision/k") == v
+        assert [h.id for h in svc.search("opens")] == [v.id]
+    assert scalar(path, "PRAGMA user_version") == len(MIGRATIONS)
+
+
+def test_an_empty_older_file_is_migrated_on_open(tmp_path: Path) -> None:
+    """A file at user_version 0 (an older schema) is brought up to date when opened."""
+    path = tmp_path / "old.db"
+    with closing(raw(path)) as conn:
+        conn.execute("CREATE TABLE unrelated (x)")
+    with SqliteRepository.open(path) as repo:
+        Service(repo).write("task", "T", key="t")
+    assert scalar(path, "PRAGMA user_version") == len(MIGRATIONS)
+
+
+def test_a_file_from_a_newer_ryvem_is_refused_with_one_clear_line(tmp_path: Path) -> None:
+    """A user_version above what this ryvem knows is refused, and the file is left alone."""
+    path = tmp_path / "future.db"
+    SqliteRepository.open(path).close()
+    with closing(raw(path)) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(BackendUnavailable, match="schema version 99") as info:
+        SqliteRepository.open(path)
+    assert "upgrade ryvem" in str(info.value) and "\n" not in str(info.value)
+    assert scalar(path, "PRAGMA user_version") == 99
+
+
+def test_a_file_that_is_not_a_database_is_refused_with_a_ryvem_error(tmp_path: Path) -> None:
+    """Garbage in place of the database file gives BackendUnavailable, not a driver error."""
+    path = tmp_path / "garbage.db"
+    path.write_bytes(b"this is not a sqlite database at all" * 100)
+    with pytest.raises(BackendUnavailable, match="cannot open"):
+        SqliteRepository.open(path)
+
+
+def test_opening_a_missing_file_read_only_is_not_found_and_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    """A read-only open never creates a file."""
+    path = tmp_path / "missing.db"
+    with pytest.raises(NotFound):
+        SqliteRepository.open(path, read_only=True)
+    assert not path.exists()
+
+
+def test_two_connections_to_one_file_see_each_others_writes(tmp_path: Path) -> None:
+    """Two repositories on the same file (as a CLI and an MCP server would be) share it."""
+    path = tmp_path / "shared.db"
+    with SqliteRepository.open(path) as one, SqliteRepository.open(path) as two:
+        a, b = Service(one), Service(two)
+        v1 = a.write("task", "From one", key="t")
+        v2 = b.write("task", "From two", key="t")
+        assert v2.supersedes == v1.id
+        assert a.get("task/t").id == v2.id
+        assert [v.id for v in a.history("task/t")] == [v1.id, v2.id]
+
+
+def test_a_failing_write_function_rolls_back_everything(sqlite_repo: SqliteRepository) -> None:
+    """If the function inside write raises, nothing it did is kept."""
+    svc = Service(sqlite_repo)
+    before = svc.write("task", "Before", key="t")
+    intruder = before.model_copy(update={"id": "a" * 24, "entity": "a" * 24, "key": "u"})
+
+    def half_then_fail(tx: WriteTx) -> None:
+        tx.insert_versions([intruder], [()])
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        sqlite_repo.write(half_then_fail)
+    assert sqlite_repo.get_version("a" * 24) is None
+    assert svc.get("task/t") == before
+
+
+# --- the database's own guards -----------------------------------------------------------
+
+
+def _row(v: NodeVersion) -> tuple[object, ...]:
+    return (v.id, v.entity, v.kind, v.scope, v.key, v.title, v.body, "{}", v.valid_from)
+
+
+_INSERT = (
+    "INSERT INTO nodes (id, entity, kind, scope, key, title, body, data, valid_from) "
+    "VALUES (?,?,?,?,?,?,?,?,?)"
+)
+
+
+def test_a_raw_insert_of_a_second_current_row_is_rejected_by_the_database(
+    sqlite_repo: SqliteRepository,
+) -> None:
+    """The partial unique index refuses a second current row, whatever the code does."""
+    v = Service(sqlite_repo).write("decision", "One", key="k")
+    twin = v.model_copy(update={"id": "b" * 24, "entity": "b" * 24})
+    with closing(raw(sqlite_repo.path)) as conn:
+        with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+            conn.execute(_INSERT, _row(twin))
+        conn.execute(_INSERT, _row(twin.model_copy(update={"scope": REPO_A})))  # another scope
+    assert sqlite_repo.get_version("b" * 24) is not None
+
+
+def test_a_raw_insert_of_a_second_current_edge_is_rejected_by_the_database(
+    sqlite_repo: SqliteRepository,
+) -> None:
+    """At most one current edge per (src, dst, rel), enforced by the database."""
+    svc = Service(sqlite_repo)
+    svc.write("task", "A", key="a")
+    svc.write("task", "B", key="b")
+    e = svc.link("task/a", "task/b", "blocks").edge
+    with closing(raw(sqlite_repo.path)) as conn, pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO edges (id, rel, src, dst, data, valid_from) VALUES (?,?,?,?,?,?)",
+            ("c" * 24, e.rel, e.src, e.dst, "{}", e.valid_from + 1),
+        )
+
+
+@pytest.mark.parametrize("table", ["nodes", "edges"])
+def test_deleting_rows_is_refused_by_a_trigger(sqlite_repo: SqliteRepository, table: str) -> None:
+    """Nothing is ever deleted: a raw DELETE aborts and the rows stay."""
+    svc = Service(sqlite_repo)
+    svc.write("task", "A", key="a")
+    svc.write("task", "A2", key="a")  # also makes a supersedes edge
+    with closing(raw(sqlite_repo.path)) as conn:
+        count = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        assert count > 0
+        with pytest.raises(sqlite3.IntegrityError, match="never deleted"):
+            conn.execute(f"DELETE FROM {table}")
+        assert conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == count
+
+
+def test_editing_a_versions_content_or_reopening_its_window_is_refused(
+    sqlite_repo: SqliteRepository,
+) -> None:
+    """Versions are immutable and a closed window stays closed, even behind the code's back."""
+    svc = Service(sqlite_repo)
+    v1 = svc.write("task", "A", key="a")
+    svc.write("task", "A2", key="a")
+    with closing(raw(sqlite_repo.path)) as conn:
+        with pytest.raises(sqlite3.IntegrityError, match="immutable"):
+            conn.execute("UPDATE nodes SET title = 'rewritten' WHERE id = ?", (v1.id,))
+        with pytest.raises(sqlite3.IntegrityError, match="closed window"):
+            conn.execute("UPDATE nodes SET valid_to = NULL WHERE id = ?", (v1.id,))
+    assert sqlite_repo.get_version(v1.id) == svc.history("task/a")[0]
+
+
+# --- FTS5 --------------------------------------------------------------------------------
+
+
+def test_the_fts_index_stays_consistent_after_many_supersedes_and_a_rebuild(
+    sqlite_repo: SqliteRepository,
+) -> None:
+    """integrity-check passes after heavy churn, and a rebuild indexes current rows only."""
+    svc = Service(sqlite_repo)
+    for round_ in range(6):
+        for i in range(25):
+            svc.write("note", f"Note {i} round{round_}", key=f"n{i}", body=f"body word{round_}")
+    for i in range(0, 25, 5):
+        svc.retire(f"note/n{i}")
+    assert sqlite_repo.integrity_problems() == []
+
+    def snapshot() -> list[list[str]]:
+        return [sorted(h.id for h in svc.search(q, limit=100)) for q in
+                ("round0", "round5", "word5", "note", "word0")]
+
+    before = snapshot()
+    assert before[0] == [] and before[4] == []
+    assert len(before[1]) == 20 and before[1] == before[2] == before[3]
+    with closing(raw(sqlite_repo.path)) as conn:
+        conn.execute("INSERT INTO nodes_fts(nodes_fts) VALUES ('rebuild')")
+        fts_rows = conn.execute("SELECT count(*) FROM nodes_fts").fetchone()[0]
+        current = conn.execute("SELECT count(*) FROM nodes WHERE valid_to IS NULL").fetchone()[0]
+    assert fts_rows == current == 20
+    assert sqlite_repo.integrity_problems() == []
+    assert snapshot() == before
+
+
+# --- index use ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def graph(sqlite_repo: SqliteRepository) -> Iterator[tuple[SqliteRepository, dict[str, str]]]:
+    """A small graph: a chain of three versions, two scopes, edges both ways, link targets."""
+    svc = Service(sqlite_repo)
+    for scope in ("global", REPO_A):
+        for i in range(30):
+            svc.write("task", f"Task {i} alpha", key=f"t{i}", scope=scope, body="see [[t1]]")
+    b1 = svc.write("decision", "B one", key="b")
+    svc.write("decision", "B two", key="b")
+    b3 = svc.write("decision", "B three", key="b")
+    a = svc.write("task", "Task 0 beta", key="t0")
+    svc.link("task/t0", "decision/b", "depends-on")
+    svc.link("decision/b", "task/t2", "about")
+    yield sqlite_repo, {"a": a.entity, "b": b1.entity, "b3": b3.id}
+
+
+def plans(repo: SqliteRepository, call: Callable[[], object]) -> list[tuple[str, list[str]]]:
+    """Run a repository call and EXPLAIN QUERY PLAN every query it sent to SQLite."""
+    sent: list[str] = []
+    conn = repo._conn  # the adapter's own connection is the only place to trace
+    conn.set_trace_callback(sent.append)
+    try:
+        call()
+    finally:
+        conn.set_trace_callback(None)
+    queries = [s for s in sent if s.lstrip().upper().startswith(("SELECT", "WITH", "UPDATE"))]
+    assert queries, "the call sent no query"
+    return [(q, [r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + q)]) for q in queries]
+
+
+_TABLE_SCAN = re.compile(r"^SCAN (nodes|edges|n|e|link_targets|t)\b")
+
+
+_ORDERED_INDEX_WALK = re.compile(r"^SCAN \w+ USING (COVERING )?INDEX nodes_\w*recent\b")
+
+
+def assert_no_scans(found: list[tuple[str, list[str]]], *, listing: bool = False) -> None:
+    """No full table scan; a listing may walk a current-rows index newest first (LIMIT)."""
+    for query, plan in found:
+        scans = [
+            p for p in plan
+            if _TABLE_SCAN.match(p) and not (listing and _ORDERED_INDEX_WALK.match(p))
+        ]
+        assert not scans, f"{query[:120]}… scans: {scans}"
+
+
+NOW = None
+
+
+@pytest.mark.parametrize(
+    "name, call",
+    [
+        ("get by id", lambda r, g: r.get_version(g["b3"])),
+        ("get many by id", lambda r, g: r.get_versions([g["b3"], g["a"]])),
+        ("get by identity", lambda r, g: r.get_identity(("decision", "b", "global"), NOW)),
+        ("get by identity as of", lambda r, g: r.get_identity(("task", "t1", "global"), 10**16)),
+        ("latest of identity", lambda r, g: r.latest_of_identity(("decision", "b", "global"))),
+        ("get entity", lambda r, g: r.get_entity(g["b"], NOW)),
+        ("get entities as of", lambda r, g: r.get_entities([g["a"], g["b"]], 10**16)),
+        ("find by key", lambda r, g: r.find_by_key("t1", ScopeFilter(), NOW)),
+        ("history", lambda r, g: r.chain(g["b"])),
+        ("edges of", lambda r, g: r.edges_of(g["b"], NOW)),
+        ("edges of as of", lambda r, g: r.edges_of(g["b"], 10**16)),
+        ("link targets", lambda r, g: r.link_targets(g["b3"])),
+        ("link candidates", lambda r, g: r.link_candidates(["t1", "b"])),
+    ],
+)
+def test_point_lookups_use_an_index_and_never_scan_a_table(
+    graph: tuple[SqliteRepository, dict[str, str]],
+    name: str,
+    call: Callable[[SqliteRepository, dict[str, str]], object],
+) -> None:
+    """Get by id, by identity, history, edges and link lookups are index searches."""
+    repo, g = graph
+    assert_no_scans(plans(repo, lambda: call(repo, g)))
+
+
+@pytest.mark.parametrize("side", ["out", "in"])
+@pytest.mark.parametrize("as_of", [None, 10**16])
+@pytest.mark.parametrize(
+    "scope", [ScopeFilter(), ScopeFilter(exact="global"), ScopeFilter(shape="repo")],
+    ids=["all", "exact", "shape"],
+)
+@pytest.mark.parametrize("rels", [None, ["about", "depends-on"]], ids=["any-rel", "rels"])
+def test_expanding_a_node_looks_edges_and_far_ends_up_by_index(
+    graph: tuple[SqliteRepository, dict[str, str]],
+    side: str,
+    as_of: int | None,
+    scope: ScopeFilter,
+    rels: list[str] | None,
+) -> None:
+    """Edge lookups in either direction search the edge index and fetch far ends by entity."""
+    repo, g = graph
+    found = plans(repo, lambda: repo.expand([g["a"], g["b"]], side, rels, as_of, scope))  # type: ignore[arg-type]  # side is "out" or "in"
+    assert_no_scans(found)
+    for query, plan in found:
+        node_lookups = [p for p in plan if re.match(r"^SEARCH (nodes|n) ", p)]
+        assert node_lookups and all("entity=" in p for p in node_lookups), (query[:120], plan)
+        edge_lookups = [p for p in plan if re.match(r"^SEARCH (edges|e) ", p)]
+        near = "src=" if side == "out" else "dst="
+        assert edge_lookups and all(near in p for p in edge_lookups), (query[:120], plan)
+
+
+@pytest.mark.parametrize("kinds", [[], ["task"]], ids=["any-kind", "kind"])
+@pytest.mark.parametrize(
+    "scope", [ScopeFilter(), ScopeFilter(exact="global"), ScopeFilter(shape="repo")],
+    ids=["all", "exact", "shape"],
+)
+@pytest.mark.parametrize("text", ["alpha", "", '"task 1" alp*'], ids=["word", "list", "phrase"])
+def test_current_search_and_listing_use_the_fts_index_or_an_index_never_a_table_scan(
+    graph: tuple[SqliteRepository, dict[str, str]],
+    kinds: list[str],
+    scope: ScopeFilter,
+    text: str,
+) -> None:
+    """Search goes through FTS5 and listing through a current-rows index."""
+    repo, _ = graph
+    found = plans(repo, lambda: repo.search(parse_search(text), kinds, scope, 10, None))
+    assert_no_scans(found, listing=not text)
+    if text:
+        assert any("nodes_fts VIRTUAL TABLE" in p for _, plan in found for p in plan)
+
+
+def test_every_query_of_a_write_uses_an_index(sqlite_repo: SqliteRepository) -> None:
+    """Supersede, link resolution, relink, unlink and retire touch rows by index only."""
+    svc = Service(sqlite_repo)
+    for i in range(20):
+        svc.write("page", f"P{i}", key=f"notes/p{i}", body="see [[q]] and [[p3]]")
+    svc.write("task", "T", key="t")
+
+    def writes() -> None:
+        svc.write("page", "Q", key="q", body="see [[notes/p1]]")
+        svc.write("page", "P2 again", key="notes/p2", body="see [[q]] and [[r]]")
+        svc.link("page/q", "task/t", "about")
+        svc.link("page/q", "task/t", "about", data={"a": 1})
+        svc.unlink("page/q", "task/t", "about")
+        svc.retire("task/t")
+        svc.write("task", "T back", key="t")
+
+    assert_no_scans(plans(sqlite_repo, writes))
+
+
+def test_the_edge_row_mapping_round_trips_every_field(sqlite_repo: SqliteRepository) -> None:
+    """load then iter_edges gives back exactly the edges stored, windows and data included."""
+    svc = Service(sqlite_repo)
+    a = svc.write("task", "A", key="a")
+    b = svc.write("task", "B", key="b")
+    edge = Edge(id="d" * 24, rel="about", src=a.entity, dst=b.entity, data={"é": [1, None]},
+                valid_from=a.valid_from, valid_to=b.valid_from + 5)
+    assert sqlite_repo.load([], [edge]) == (0, 1)
+    assert sqlite_repo.load([], [edge]) == (0, 0)
+    stored = [e for batch in sqlite_repo.iter_edges() for e in batch]
+    assert stored == [edge]
+
+
+def test_driver_errors_reach_callers_only_as_ryvem_errors(tmp_path: Path) -> None:
+    """A write to a read-only open surfaces as a RyvemError with one line."""
+    path = tmp_path / "ro.db"
+    SqliteRepository.open(path).close()
+    with SqliteRepository.open(path, read_only=True) as ro:
+        with pytest.raises(RyvemError) as info:
+            Service(ro).write("task", "T", key="t")
+        assert "\n" not in str(info.value)
+        assert ro.get_identity(("task", "t", "global"), None) is None
