@@ -107,8 +107,8 @@ def _one_line(text: str) -> str:
 
 
 def _ok(value: dict[str, Any] | list[Any] | str) -> CallToolResult:
-    """One text block holding the JSON, and the same value as structured content."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    """One text block holding the value as JSON, and the same value as structured content."""
+    text = json.dumps(value, ensure_ascii=False)
     structured = value if isinstance(value, dict) else {"result": value}
     return CallToolResult(
         content=[TextContent(type="text", text=text)], structured_content=structured

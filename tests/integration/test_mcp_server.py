@@ -1,0 +1,428 @@
+"""The real ``ryvem-mcp`` console script, driven by the MCP SDK's own stdio client.
+
+Each server is a subprocess with a private ``RYVEM_DATA_DIR``. Most tests share one server per
+module (started in a folder outside any git tree, so the default scope is ``global``); the
+tests that need another environment start their own. The client runs on an anyio blocking
+portal, so the tests themselves are plain functions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.types import CallToolResult, TextContent
+
+from ryvem.repositories.sqlite import SqliteRepository
+from ryvem.service import NewNode, Service
+
+RYVEM_MCP = shutil.which("ryvem-mcp", path=str(Path(sys.executable).parent))
+TOOLS = {
+    "memory_write": ["kind", "title"],
+    "memory_get": ["ref"],
+    "memory_search": [],
+    "memory_history": ["ref"],
+    "memory_retire": ["ref"],
+    "memory_link": ["from_ref", "to_ref", "rel"],
+    "memory_unlink": ["from_ref", "to_ref", "rel"],
+    "memory_navigate": ["op", "ref"],
+    "graph_export": [],
+}
+NODE_KEYS = {
+    "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
+    "superseded_by", "supersedes", "retired_reason",
+}
+HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score"}
+EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}
+STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop"}
+REPO_SCOPE = re.compile(r"^repo:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+class Server:
+    """One running ``ryvem-mcp`` and a synchronous face over its client session."""
+
+    def __init__(self, portal: BlockingPortal, session: ClientSession, data_dir: Path) -> None:
+        self.portal = portal
+        self.session = session
+        self.data_dir = data_dir
+
+    def call(self, tool: str, **arguments: Any) -> CallToolResult:
+        return self.portal.call(lambda: self.session.call_tool(tool, arguments))
+
+    def ok(self, tool: str, **arguments: Any) -> Any:
+        """Call a tool that must succeed; its JSON result."""
+        r = self.call(tool, **arguments)
+        assert not r.is_error, f"{tool} failed: {_text(r)}"
+        return json.loads(_text(r))
+
+    def error(self, tool: str, **arguments: Any) -> str:
+        """Call a tool that must fail; its one-line message."""
+        r = self.call(tool, **arguments)
+        assert r.is_error, f"{tool} should have failed but returned {_text(r)}"
+        message = _text(r)
+        assert "\n" not in message and message.strip() == message
+        return message
+
+    def count(self) -> int:
+        """How many current nodes the server sees in every scope."""
+        return len(self.ok("memory_search", scope="*", limit=200)["items"])
+
+
+def _text(r: CallToolResult) -> str:
+    assert len(r.content) == 1 and isinstance(r.content[0], TextContent)
+    return r.content[0].text
+
+
+@asynccontextmanager
+async def _session(params: StdioServerParameters, log: Path) -> AsyncIterator[ClientSession]:
+    with log.open("w") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as streams,
+            ClientSession(*streams) as session,
+        ):
+            await session.initialize()
+            yield session
+
+
+def _params(cwd: Path, data_dir: Path, **env: str) -> StdioServerParameters:
+    assert RYVEM_MCP is not None, "the ryvem-mcp console script is not installed next to python"
+    return StdioServerParameters(
+        command=RYVEM_MCP,
+        cwd=cwd,
+        env={"RYVEM_BACKEND": "sqlite", "RYVEM_DATA_DIR": str(data_dir), "HOME": str(cwd), **env},
+    )
+
+
+@contextmanager
+def serve(portal: BlockingPortal, cwd: Path, data_dir: Path, **env: str) -> Iterator[Server]:
+    cm = _session(_params(cwd, data_dir, **env), cwd / f"server-{os.urandom(3).hex()}.log")
+    with portal.wrap_async_context_manager(cm) as session:
+        yield Server(portal, session, data_dir)
+
+
+@pytest.fixture(scope="module")
+def portal() -> Iterator[BlockingPortal]:
+    with start_blocking_portal() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def server(portal: BlockingPortal, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module, outside any git tree (default scope: global)."""
+    home = tmp_path_factory.mktemp("mcp")
+    with serve(portal, home, home / "data") as s:
+        yield s
+
+
+# --- the tool list -----------------------------------------------------------------------
+def test_the_server_lists_every_tool_with_a_described_json_schema(server: Server) -> None:
+    """Every tool is listed, with its required parameters and a description for each field."""
+    tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
+    assert set(tools) == set(TOOLS)
+    for name, required in TOOLS.items():
+        tool = tools[name]
+        assert tool.description and len(tool.description) > 40, name
+        schema = tool.input_schema
+        assert schema["type"] == "object"
+        assert sorted(schema.get("required", [])) == sorted(required), name
+        for param, spec in schema["properties"].items():
+            assert spec.get("description"), f"{name}.{param} has no description"
+    assert tools["memory_navigate"].input_schema["properties"]["op"]["enum"] == [
+        "links", "backlinks", "traverse",
+    ]
+
+
+# --- writes and reads --------------------------------------------------------------------
+def test_a_keyed_write_supersedes_and_history_lists_the_chain_oldest_first(server: Server) -> None:
+    """Writing a key twice gives two versions; get reads either; history has no bodies."""
+    v1 = server.ok("memory_write", kind="decision", title="Cache with Redis", key="cache",
+                   body="Because latency matters.", data={"status": "open"})
+    assert set(v1) == NODE_KEYS
+    assert (v1["kind"], v1["key"], v1["scope"], v1["data"]) == (
+        "decision", "cache", "global", {"status": "open"})
+    v2 = server.ok("memory_write", kind="decision", title="Cache in process", key="cache",
+                   body="Redis was overkill.")
+    assert v2["entity"] == v1["id"] and v2["supersedes"] == v1["id"]
+
+    assert server.ok("memory_get", ref="decision/cache")["title"] == "Cache in process"
+    assert server.ok("memory_get", ref="cache", as_of=v1["valid_from"])["body"] == (
+        "Because latency matters.")
+    again = server.ok("memory_write", kind="decision", title="Cache in process", key="cache",
+                      body="Redis was overkill.")
+    assert again["id"] == v2["id"]  # the same content again makes no version
+
+    history = server.ok("memory_history", ref=v1["id"])
+    assert [v["id"] for v in history["items"]] == [v1["id"], v2["id"]]
+    assert (history["truncated"], history["total"]) == (False, 2)
+    assert all("body" not in v for v in history["items"])
+    with_body = server.ok("memory_history", ref="decision/cache", include_body=True)
+    assert [v["body"] for v in with_body["items"]] == ["Because latency matters.",
+                                                        "Redis was overkill."]
+
+
+def test_history_keeps_the_newest_versions_when_it_is_cut(server: Server) -> None:
+    """A chain longer than the limit keeps its newest versions, oldest first, and says so."""
+    ids = [server.ok("memory_write", kind="task", title=f"step {i}", key="steps")["id"]
+           for i in range(5)]
+    history = server.ok("memory_history", ref="task/steps", limit=2)
+    assert [v["id"] for v in history["items"]] == ids[-2:]
+    assert (history["truncated"], history["total"]) == (True, 5)
+
+
+def test_search_returns_compact_hits_and_bodies_only_when_asked(server: Server) -> None:
+    """Hits carry id, kind, scope, title, snippet and score; include_body adds the body."""
+    server.ok("memory_write", kind="business-rule", title="Refunds need approval",
+              key="refunds", body="Refunds above 100 EUR need a second approver.")
+    found = server.ok("memory_search", text="refunds approver", kinds=["business-rule"])
+    assert found["truncated"] is False
+    [hit] = found["items"]
+    assert set(hit) == HIT_KEYS and hit["title"] == "Refunds need approval"
+    [full] = server.ok("memory_search", text="refunds", include_body=True)["items"]
+    assert full["body"] == "Refunds above 100 EUR need a second approver."
+    assert server.ok("memory_search", text="refunds", kinds=["task"])["items"] == []
+
+
+def test_list_limits_default_to_20_clamp_at_200_and_say_when_truncated(server: Server) -> None:
+    """With 205 nodes in a board, search shows 20 by default and at most 200 when asked for more."""
+    repo = SqliteRepository.open(server.data_dir / "dev.db")
+    try:
+        svc = Service(repo)
+        svc.write_many([NewNode("note", f"bulk note {i}", "board:bulk") for i in range(205)])
+    finally:
+        repo.close()
+    default = server.ok("memory_search", scope="board:bulk")
+    assert (len(default["items"]), default["truncated"]) == (20, True)
+    most = server.ok("memory_search", scope="board:bulk", limit=5000)
+    assert (len(most["items"]), most["truncated"]) == (200, True)
+    exact = server.ok("memory_search", text="bulk", scope="board:bulk", kinds=["note"], limit=205)
+    assert len(exact["items"]) == 200
+
+
+def test_retire_closes_the_node_and_a_later_write_revives_it(server: Server) -> None:
+    """Retire returns the closed record with its reason; writing the key again revives it."""
+    v1 = server.ok("memory_write", kind="pr", title="PR 12", key="pr-12")
+    closed = server.ok("memory_retire", ref="pr/pr-12", reason="merged")
+    assert closed["id"] == v1["id"] and closed["retired_reason"] == "merged"
+    assert closed["valid_to"] is not None
+    assert "not current" in server.error("memory_retire", ref=v1["id"])
+    revived = server.ok("memory_write", kind="pr", title="PR 12 reopened", key="pr-12")
+    assert revived["supersedes"] == v1["id"] and revived["valid_to"] is None
+
+
+def test_link_navigate_and_unlink_show_the_edges_of_ryvem_graph_links(server: Server) -> None:
+    """Edges made by link are found by links, backlinks and traverse, and vanish on unlink."""
+    server.ok("memory_write", kind="task", title="Add a cache", key="add-cache")
+    server.ok("memory_write", kind="decision", title="Use LRU", key="lru")
+    server.ok("memory_write", kind="page", title="Caching notes", key="caching-notes")
+    edge = server.ok("memory_link", from_ref="task/add-cache", to_ref="decision/lru",
+                     rel="implements", data={"by": "agent"})
+    assert set(edge) == EDGE_KEYS and (edge["rel"], edge["data"]) == ("implements", {"by": "agent"})
+    server.ok("memory_link", from_ref="decision/lru", to_ref="page/caching-notes", rel="about")
+
+    out = server.ok("memory_navigate", op="links", ref="task/add-cache")
+    assert [(s["from"], s["to"], s["rel"], s["direction"], s["hop"]) for s in out] == [
+        ("add-cache", "lru", "implements", "out", 1)]
+    assert set(out[0]) == STEP_KEYS
+    back = server.ok("memory_navigate", op="backlinks", ref="decision/lru")
+    assert [(s["from"], s["to"], s["direction"]) for s in back] == [("add-cache", "lru", "in")]
+    walk = server.ok("memory_navigate", op="traverse", ref="task/add-cache", depth=2)
+    assert [(s["to"], s["hop"]) for s in walk] == [("lru", 1), ("caching-notes", 2)]
+    only = server.ok("memory_navigate", op="traverse", ref="task/add-cache", depth=2,
+                     rels=["implements"])
+    assert [s["to"] for s in only] == ["lru"]
+    both = server.ok("memory_navigate", op="traverse", ref="decision/lru", direction="both")
+    assert {(s["from"], s["to"]) for s in both} == {("lru", "caching-notes"), ("add-cache", "lru")}
+
+    closed = server.ok("memory_unlink", from_ref="task/add-cache", to_ref="decision/lru",
+                       rel="implements")
+    assert closed["id"] == edge["id"] and closed["valid_to"] is not None
+    assert server.ok("memory_navigate", op="links", ref="task/add-cache") == []
+    past = server.ok("memory_navigate", op="links", ref="task/add-cache",
+                     as_of=edge["valid_from"])
+    assert [s["to"] for s in past] == ["lru"]
+
+
+def test_navigate_cuts_at_the_limit_with_a_truncated_record(server: Server) -> None:
+    """Five out-edges with limit 3 give three edges and a last record saying it was cut."""
+    server.ok("memory_write", kind="codebase-map", title="Hub", key="hub")
+    for i in range(5):
+        server.ok("memory_write", kind="page", title=f"Spoke {i}", key=f"spoke-{i}")
+        server.ok("memory_link", from_ref="hub", to_ref=f"spoke-{i}", rel="about")
+    steps = server.ok("memory_navigate", op="links", ref="hub", limit=3)
+    assert [s["type"] for s in steps] == ["edge", "edge", "edge", "truncated"]
+    assert steps[-1] == {"type": "truncated", "shown": 3, "total": 5}
+    assert len(server.ok("memory_navigate", op="links", ref="hub")) == 5
+
+
+# --- the error contract --------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"op": "sideways", "ref": "hub"},
+        {"op": "links", "ref": "no-such-node"},
+        {"op": "traverse", "ref": "hub", "depth": "very deep"},
+        {"op": "traverse", "ref": "hub", "direction": "up"},
+        {"op": "links", "ref": "hub", "as_of": "last tuesday"},
+        {"op": "links", "ref": "hub", "rels": ["Not A Rel"]},
+        {"op": "links", "ref": "hub", "scope": "nowhere"},
+        {"op": "links"},
+        {},
+    ],
+)
+def test_navigate_answers_an_empty_list_instead_of_an_error(
+    server: Server, arguments: dict[str, Any]
+) -> None:
+    """Unknown ops, bad arguments and unknown nodes make navigate return [], never an error."""
+    r = server.call("memory_navigate", **arguments)
+    assert not r.is_error
+    assert json.loads(_text(r)) == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "names"),
+    [
+        ("memory_write", {"kind": "Bad Kind", "title": "x"}, "invalid kind 'Bad Kind'"),
+        ("memory_write", {"kind": "task", "title": "  "}, "title must not be empty"),
+        ("memory_write", {"kind": "task", "title": "x", "data": [1, 2]}, "data"),
+        ("memory_write", {"kind": "task", "title": "x", "scope": "team"}, "invalid scope 'team'"),
+        ("memory_write", {"kind": "task"}, "title"),
+        ("memory_get", {"ref": "decision/nothing-here"}, "no node 'decision/nothing-here'"),
+        ("memory_get", {"ref": "cache", "as_of": "soon"}, "not an ISO 8601 date"),
+        ("memory_history", {"ref": "missing"}, "no node 'missing'"),
+        ("memory_retire", {"ref": "missing"}, "no node 'missing'"),
+        ("memory_search", {"limit": 0}, "limit"),
+        ("memory_search", {"kinds": ["Nope!"]}, "invalid kind"),
+        ("memory_link", {"from_ref": "missing", "to_ref": "cache", "rel": "about"}, "no node"),
+        ("memory_link", {"from_ref": "cache", "to_ref": "cache", "rel": "links"}, "reserved"),
+        ("memory_unlink", {"from_ref": "cache", "to_ref": "refunds", "rel": "about"},
+         "no current 'about' edge"),
+    ],
+)
+def test_bad_input_and_unknown_nodes_are_one_line_tool_errors_that_write_nothing(
+    server: Server, tool: str, arguments: dict[str, Any], names: str
+) -> None:
+    """Each failure is an isError result naming the problem, and the graph is unchanged."""
+    server.ok("memory_write", kind="decision", title="Cache in process", key="cache",
+              body="Redis was overkill.")
+    server.ok("memory_write", kind="business-rule", title="Refunds need approval",
+              key="refunds", body="Refunds above 100 EUR need a second approver.")
+    before = server.ok("memory_search", scope="*", limit=200)
+    message = server.error(tool, **arguments)
+    assert message.startswith(f"Error executing tool {tool}: ")
+    assert names in message
+    assert server.ok("memory_search", scope="*", limit=200) == before
+
+
+def test_a_store_that_cannot_be_opened_is_a_tool_error_and_the_server_keeps_serving(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """With RYVEM_DATA_DIR naming a file, tools fail with one line and navigate still says []."""
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the data folder should be")
+    with serve(portal, tmp_path, blocker) as broken:
+        message = broken.error("memory_write", kind="task", title="x")
+        assert "not-a-dir" in message
+        broken.error("memory_get", ref="anything")
+        assert broken.ok("memory_navigate", op="links", ref="anything") == []
+        assert "memory_write" in {t.name for t in portal.call(broken.session.list_tools).tools}
+
+
+# --- default scope, export, the CLI face ----------------------------------------------------
+def test_the_first_write_in_a_git_repository_mints_its_scope_and_a_failed_one_does_not(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """In a git tree a bad write creates no ryvem.json; the first good one mints repo:<uuid>."""
+    (tmp_path / ".git").mkdir()
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        s.error("memory_write", kind="Nope", title="x")
+        assert not (tmp_path / "ryvem.json").exists()
+        assert s.ok("memory_search")["items"] == []
+        v = s.ok("memory_write", kind="decision", title="Trunk-based", key="branching")
+        assert REPO_SCOPE.match(v["scope"])
+        identity = json.loads((tmp_path / "ryvem.json").read_text())
+        assert v["scope"] == f"repo:{identity['repo']}"
+        assert s.ok("memory_get", ref="branching")["id"] == v["id"]
+        assert s.ok("memory_get", ref="branching", scope=v["scope"])["id"] == v["id"]
+        s.error("memory_get", ref="branching", scope="global")
+        [hit] = s.ok("memory_search", text="trunk")["items"]
+        assert hit["scope"] == v["scope"]
+
+
+def test_graph_export_writes_an_html_file_and_returns_its_path(
+    server: Server, tmp_path: Path
+) -> None:
+    """graph_export writes a self-contained HTML page to the given path, or to the data dir."""
+    server.ok("memory_write", kind="decision", title="Exported decision", key="exported")
+    out = tmp_path / "views" / "graph.html"
+    path = server.ok("graph_export", out=str(out))
+    assert Path(path) == out.resolve()
+    html = out.read_text(encoding="utf-8")
+    assert html.lstrip().lower().startswith("<!doctype html") and "Exported decision" in html
+    default = server.ok("graph_export")
+    assert Path(default) == (server.data_dir / "graph.html").resolve()
+    assert Path(default).is_file()
+
+
+def test_ryvem_mcp_with_graph_arguments_runs_the_cli() -> None:
+    """`ryvem-mcp graph --help` is `ryvem graph --help`; unknown arguments exit 2."""
+    assert RYVEM_MCP is not None
+    p = subprocess.run([RYVEM_MCP, "graph", "--help"], capture_output=True, text=True,
+                       timeout=60, check=False)
+    assert p.returncode == 0, p.stderr
+    assert "ryvem-mcp graph" in p.stdout and "put" in p.stdout
+    bad = subprocess.run([RYVEM_MCP, "serve-http"], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert bad.returncode == 2 and "unknown argument" in bad.stderr
+
+
+# --- two servers, one file -------------------------------------------------------------------
+def test_two_servers_writing_to_one_sqlite_file_at_once_lose_nothing(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """Two servers each write one key 50 times and add 50 nodes, all at once: all 200 are kept."""
+    data = tmp_path / "shared"
+    with serve(portal, tmp_path, data) as a, serve(portal, tmp_path, data) as b:
+
+        async def burst() -> list[CallToolResult]:
+            calls = [
+                (s, {"kind": "task", "title": f"{name} {i}", "key": "counter"})
+                for i in range(50) for s, name in ((a, "a"), (b, "b"))
+            ] + [
+                (s, {"kind": "note", "title": f"{name} note {i}"})
+                for i in range(50) for s, name in ((a, "a"), (b, "b"))
+            ]
+            results: list[CallToolResult] = [CallToolResult(content=[])] * len(calls)
+
+            async def one(i: int, s: Server, args: dict[str, Any]) -> None:
+                results[i] = await s.session.call_tool("memory_write", args)
+
+            async with anyio.create_task_group() as tg:
+                for i, (s, args) in enumerate(calls):
+                    tg.start_soon(one, i, s, args)
+            return results
+
+        results = portal.call(burst)
+        assert [_text(r) for r in results if r.is_error] == []
+        history = a.ok("memory_history", ref="task/counter", limit=200)
+        assert history["total"] == 100
+        titles = {v["title"] for v in history["items"]}
+        assert titles == {f"{n} {i}" for n in "ab" for i in range(50)}
+        chain = history["items"]
+        assert all(v["supersedes"] == p["id"] for p, v in itertools.pairwise(chain))
+        assert [v["valid_to"] is None for v in chain].count(True) == 1
+        notes = b.ok("memory_search", kinds=["note"], limit=200)
+        assert (len(notes["items"]), notes["truncated"]) == (100, False)
