@@ -1,7 +1,7 @@
 """Concurrent processes on one SQLite file: nothing lost, no lock error reaches a user.
 
-The small variants run in every ``pytest``; the full-size ones (8 × 250 supersedes with 4
-readers, 16 × 500 random operations) are marked ``heavy`` and run by ``.ci/run``.
+The small variants run in every ``pytest``; the full-size ones (8 x 250 supersedes with 4
+readers, 16 x 500 random operations) are marked ``heavy`` and run by ``.ci/run``.
 """
 
 from __future__ import annotations
