@@ -112,7 +112,8 @@ def mint(root: Path, service: Service) -> str:
     The file is prepared as a temporary file first (so an unwritable folder fails before the
     store is touched), the ``repo`` node is recorded, and the file is then hard-linked into
     place, which never replaces an existing file. If another process minted meanwhile, its
-    identity wins and is returned.
+    identity wins and is returned (only a race inside the last two steps leaves an unused
+    ``repo`` node behind).
     """
     final = root / IDENTITY_FILE
     new = str(uuid.uuid4())
@@ -128,6 +129,10 @@ def mint(root: Path, service: Service) -> str:
             os.fsync(fd)
         finally:
             os.close(fd)
+        existing = read_identity(final)  # written by another process since we looked?
+        if existing is not None:
+            service.ensure_repo_node(existing, root.name)
+            return existing
         service.ensure_repo_node(new, root.name)
         try:
             os.link(tmp, final)

@@ -179,3 +179,22 @@ def test_an_explicit_scope_overrides_the_repository_and_mints_nothing(
     assert rec["scope"] == "board:sprint-12"
     assert not (repo / "ryvem.json").exists()
     assert env.json(repo, "get", "b", "--scope", "board:sprint-12")["id"] == rec["id"]
+
+
+def test_minting_never_replaces_a_file_another_process_wrote_first(tmp_path: Path) -> None:
+    """If ryvem.json appears while minting, the existing identity wins and the file is kept."""
+    from ryvem.repositories.sqlite import SqliteRepository
+    from ryvem.service import Service
+    from ryvem.workspace import mint
+
+    root = git_repo(tmp_path / "raced")
+    winner = "11111111-2222-4333-8444-555555555555"
+    content = json.dumps({"repo": winner}).encode()
+    (root / "ryvem.json").write_bytes(content)  # the other process got there first
+    with SqliteRepository.open(tmp_path / "ryvem.db") as repo:
+        assert mint(root, Service(repo)) == winner
+        node = repo.get_identity(("repo", winner, "global"), None)
+        assert node is not None and node.title == "raced"
+        assert repo.stats().kinds == {"repo": 1}  # the identity that lost left no node
+    assert (root / "ryvem.json").read_bytes() == content
+    assert sorted(p.name for p in root.iterdir()) == [".git", "ryvem.json"]
