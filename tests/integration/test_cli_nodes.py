@@ -257,6 +257,8 @@ def test_search_finds_words_best_first_with_kind_scope_and_as_of_filters(cli: Cl
     assert [h["title"] for h in cli.json("search", "cache", "--scope", "global")] == [
         "Global cache notes"
     ]
+    shape = cli.json("search", "cache", "--scope", "repo:*")
+    assert {h["title"] for h in shape} == {h["title"] for h in hits}
     assert cli.json("search", "redis") == []
     past = cli.json("search", "redis", "--as-of", old["valid_from"])
     assert [h["id"] for h in past] == [old["id"]]
