@@ -496,6 +496,29 @@ class Service:
             if resolve(t, version.scope, version.kind, by_tail.get(tail(t), ())) is None
         ]
 
+    def link_status(
+        self, versions: Sequence[NodeVersion]
+    ) -> dict[str, tuple[list[str], list[str]]]:
+        """For each version (by id): its body's link targets, and those resolving to no node.
+
+        One candidate lookup for the whole batch (used by the vault import's summary).
+        """
+        targets = {v.id: extract_targets(v.body, v.key) for v in versions}
+        tails = sorted({tail(t) for ts in targets.values() for t in ts})
+        by_tail: dict[str, list[Candidate]] = defaultdict(list)
+        for cand in self.repo.link_candidates(tails) if tails else []:
+            by_tail[tail(cand.norm)].append(cand)
+        return {
+            v.id: (
+                targets[v.id],
+                [
+                    t for t in targets[v.id]
+                    if resolve(t, v.scope, v.kind, by_tail.get(tail(t), ())) is None
+                ],
+            )
+            for v in versions
+        }
+
     def edges_of(self, ref: str, *, scope: str | None = None, as_of: object = None) -> list[Edge]:
         version = self.resolve(ref, scope=scope, as_of=as_of)
         return self.repo.edges_of(version.entity, _as_of(as_of))

@@ -28,7 +28,7 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
@@ -52,7 +52,9 @@ _MDLINK = re.compile(
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:(?!\s)")
 # A code span may span lines but never a blank line (a paragraph break).
 _INLINE_CODE = re.compile(r"(`+)(?!`)((?:(?!\n[ \t]*\n).)+?)(?<!`)\1(?!`)", re.DOTALL)
-_md = MarkdownIt("commonmark")
+# Block structure only: code blocks are all this module needs from a markdown parser.
+_MAY_HOLD_CODE = re.compile(r"`|~~~|^(?: {4}|\t)", re.MULTILINE)
+_md = MarkdownIt("commonmark").disable(["inline", "text_join"])
 
 
 def normalize(text: str) -> str:
@@ -71,6 +73,8 @@ def tail(normalized: str) -> str:
 
 def _strip_code(body: str) -> str:
     """Blank out fenced/indented code blocks and inline code spans, keeping line numbers."""
+    if not _MAY_HOLD_CODE.search(body):
+        return body
     lines = body.split("\n")
     for tok in _md.parse(body):
         if tok.type in ("fence", "code_block") and tok.map:
@@ -152,10 +156,10 @@ class Candidate:
     kind: str
     key: str
     scope: str
+    norm: str = field(init=False, repr=False, compare=False)  # normalize(key), computed once
 
-    @property
-    def norm(self) -> str:
-        return normalize(self.key)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "norm", normalize(self.key))
 
 
 def _ends_with(norm_key: str, target: str) -> bool:
@@ -165,12 +169,11 @@ def _ends_with(norm_key: str, target: str) -> bool:
 def resolve(
     target: str, scope: str, kind: str, candidates: Iterable[Candidate]
 ) -> Candidate | None:
-    """The node a normalised target resolves to from a node of ``kind`` in ``scope``.
+    """The node a normalised target (see :func:`normalize`) resolves to from ``kind``/``scope``.
 
     ``candidates`` must include every current keyed node sharing the target's last segment
     (extra candidates are ignored). See the module docstring for the rule.
     """
-    target = normalize(target)
     if not target:
         return None
     pool = [c for c in candidates if _ends_with(c.norm, target)]

@@ -1,0 +1,339 @@
+"""Importing a markdown vault: every ``*.md`` file below a folder becomes a page node.
+
+The vault is only read, never written: files are opened read-only and nothing is created
+beside them. For each file below DIR (dot-folders such as ``.git`` and ``.obsidian`` are
+skipped, symlinked folders are not followed):
+
+* key = its path relative to DIR without ``.md``, with ``/`` separators;
+* title = the front matter's ``title``, else the first ``# `` heading, else the file name;
+* body = the markdown without its front matter;
+* data = the front matter (YAML, ``yaml.safe_load``) as a JSON object; YAML values JSON has
+  no form for become strings (dates and times in ISO 8601). Front matter that is not valid
+  YAML, or not a mapping, is reported and kept as body text.
+
+Writes go through :meth:`Service.write_many` in batches (one transaction each), so an
+unchanged file makes no version, a changed one supersedes, and a re-run after a failure
+finishes the job. A file that cannot be read or is not UTF-8 is reported and skipped.
+With ``retire_missing``, current nodes of the kind in the scope whose file is gone are
+retired.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import math
+import os
+import re
+import stat
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ryvem.domain.model import NodeVersion
+from ryvem.domain.validation import MAX_TITLE_CHARS, validate_kind
+from ryvem.errors import InvalidInput, NotFound
+from ryvem.service import NewNode, Service
+
+__all__ = ["BATCH_SIZE", "ImportSummary", "Problem", "import_vault", "parse_page", "scan"]
+
+BATCH_SIZE = 500
+MAX_UNRESOLVED_SHOWN = 10
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_H1 = re.compile(r"^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_MAX_YAML_NODES = 100_000
+# libyaml's safe loader when present (same rules as yaml.safe_load, about 10x faster).
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+Progress = Callable[[int, int], None]
+"""Called with (files done, files in total) after each batch."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A file that was skipped, or imported with a caveat."""
+
+    path: str
+    message: str
+
+    def line(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+@dataclass
+class ImportSummary:
+    """What an import did."""
+
+    root: str
+    scope: str
+    kind: str
+    files: int = 0
+    created: int = 0
+    superseded: int = 0
+    revived: int = 0
+    unchanged: int = 0
+    retired: int = 0
+    skipped: int = 0
+    links_resolved: int = 0
+    links_unresolved: int = 0
+    unresolved: list[tuple[str, str]] = field(default_factory=list)  # first (key, target)s
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def pages(self) -> int:
+        return self.created + self.superseded + self.revived + self.unchanged
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "type": "import",
+            "root": self.root,
+            "scope": self.scope,
+            "kind": self.kind,
+            "files": self.files,
+            "pages": self.pages,
+            "created": self.created,
+            "superseded": self.superseded,
+            "revived": self.revived,
+            "unchanged": self.unchanged,
+            "retired": self.retired,
+            "skipped": self.skipped,
+            "links": {"resolved": self.links_resolved, "unresolved": self.links_unresolved},
+            "unresolved": [{"page": k, "target": t} for k, t in self.unresolved],
+            "problems": [{"path": p.path, "message": p.message} for p in self.problems],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One parsed file."""
+
+    key: str
+    title: str
+    body: str
+    data: dict[str, Any]
+    warning: str | None = None
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def scan(root: Path) -> Iterator[tuple[str, Path]]:
+    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped."""
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel = os.path.relpath(folder, root)
+        prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        for name in sorted(files):
+            if name.endswith(".md") and len(name) > 3:
+                yield prefix + name[:-3], Path(folder, name)
+
+
+def _read(path: Path) -> str:
+    """The file's text, opened read-only; OSError or UnicodeDecodeError when it cannot be."""
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or device would block or never end
+        raise OSError("not a regular file")
+    with open(path, "rb") as f:
+        raw = f.read()
+    text = raw.decode("utf-8")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n")
+
+
+def _split_front_matter(text: str) -> tuple[str, str] | None:
+    """(yaml, body) when text opens with a ``---`` line closed by ``---`` or ``...``."""
+    if not text.startswith("---\n"):
+        return None
+    end = re.search(r"^(?:---|\.\.\.)[ \t]*$", text[4:], re.MULTILINE)
+    if end is None:
+        return None
+    inner = text[4 : 4 + end.start()]
+    rest = text[4 + end.end() :]
+    return inner, rest[1:] if rest.startswith("\n") else rest
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _jsonable(value: Any, budget: list[int], depth: int = 0) -> Any:
+    """YAML values as JSON values: dates become ISO strings, odd scalars strings."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 32:
+        raise _TooBig
+    if isinstance(value, dict):
+        return {_key(k): _jsonable(v, budget, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v, budget, depth + 1) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((_jsonable(v, budget, depth + 1) for v in value), key=repr)
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    return str(value)
+
+
+def _key(k: Any) -> str:
+    if isinstance(k, dt.date | dt.datetime):
+        return k.isoformat()
+    if k is None:
+        return "null"
+    if isinstance(k, bool):
+        return "true" if k else "false"
+    return str(k)
+
+
+def _first_heading(body: str) -> str | None:
+    fence: str | None = None
+    for line in body.split("\n"):
+        m = _FENCE.match(line)
+        if m:
+            mark = m.group(1)
+            if fence is None:
+                fence = mark[0] * len(mark)
+            elif mark[0] == fence[0] and len(mark) >= len(fence):
+                fence = None
+            continue
+        if fence is None:
+            h = _H1.match(line)
+            if h and h.group(1).strip():
+                return h.group(1).strip()
+    return None
+
+
+def parse_page(key: str, text: str) -> Page:
+    """Split a file's text into title, body and data (see the module docstring)."""
+    data: dict[str, Any] = {}
+    body = text
+    warning = None
+    split = _split_front_matter(text)
+    if split is not None:
+        inner, rest = split
+        try:
+            loaded = yaml.load(inner, Loader=_SafeLoader)
+            if isinstance(loaded, dict):
+                data = _jsonable(loaded, [_MAX_YAML_NODES])
+                body = rest
+            elif loaded is None:
+                body = rest
+            else:
+                warning = (
+                    f"front matter is a YAML {type(loaded).__name__}, not a mapping; "
+                    "kept as body text"
+                )
+        except yaml.YAMLError as e:
+            where = getattr(e, "problem_mark", None)
+            at = f" at line {where.line + 2}" if where is not None else ""
+            problem = getattr(e, "problem", None) or type(e).__name__
+            warning = f"invalid front matter{at} ({problem}); kept as body text"
+        except (_TooBig, RecursionError):
+            warning = "front matter is too large or too deeply nested; kept as body text"
+    title = data.get("title")
+    if isinstance(title, bool | int | float):
+        title = str(title)
+    if not isinstance(title, str) or not title.strip():
+        title = _first_heading(body) or key.rsplit("/", 1)[-1]
+    title = " ".join(title.split())[:MAX_TITLE_CHARS] or key
+    return Page(key=key, title=title, body=body, data=data, warning=warning)
+
+
+# --- the use case --------------------------------------------------------------------------
+
+
+def import_vault(
+    service: Service,
+    root: str | Path,
+    *,
+    scope: str | None = None,
+    kind: str = "page",
+    retire_missing: bool = False,
+    batch_size: int = BATCH_SIZE,
+    progress: Progress | None = None,
+) -> ImportSummary:
+    """Import every markdown file below ``root`` (see the module docstring)."""
+    kind = validate_kind(kind)
+    sc = service.scope(scope)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise InvalidInput(f"batch size must be a positive integer, got {batch_size!r}")
+    base = Path(root).expanduser()
+    if not base.exists():
+        raise NotFound(f"no such directory: {root}")
+    if not base.is_dir():
+        raise InvalidInput(f"not a directory: {root}")
+    try:
+        files = list(scan(base))
+    except OSError as e:
+        raise InvalidInput(f"cannot read {root}: {e.strerror or e}") from None
+    summary = ImportSummary(root=str(base), scope=sc, kind=kind, files=len(files))
+    seen: set[str] = set()
+    written: list[NodeVersion] = []
+    done = 0
+    for start in range(0, len(files), batch_size):
+        chunk = files[start : start + batch_size]
+        nodes: list[NewNode] = []
+        for key, path in chunk:
+            seen.add(key)
+            node = _prepare(service, summary, key, path, kind, sc)
+            if node is not None:
+                nodes.append(node)
+        for result in service.write_many(nodes):
+            setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
+            written.append(result.version)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, len(files))
+    if retire_missing:
+        gone = [
+            v for batch in service.iter_graph() for v, _ in batch
+            if v.is_current and v.kind == kind and v.scope == sc and v.key not in seen
+        ]
+        for version in gone:
+            service.retire(version.id, reason="its file is no longer in the vault")
+            summary.retired += 1
+    _count_links(service, summary, written)
+    return summary
+
+
+def _prepare(
+    service: Service, summary: ImportSummary, key: str, path: Path, kind: str, scope: str
+) -> NewNode | None:
+    try:
+        text = _read(path)
+    except UnicodeDecodeError as e:
+        summary.skipped += 1
+        summary.problems.append(Problem(key + ".md", f"not valid UTF-8 (byte {e.start}); skipped"))
+        return None
+    except OSError as e:
+        summary.skipped += 1
+        summary.problems.append(Problem(key + ".md", f"cannot read: {e.strerror or e}; skipped"))
+        return None
+    page = parse_page(key, text)
+    if page.warning is not None:
+        summary.problems.append(Problem(key + ".md", page.warning))
+    try:
+        return service.prepare(
+            kind, page.title, key=page.key, scope=scope, body=page.body, data=page.data
+        )
+    except InvalidInput as e:
+        summary.skipped += 1
+        summary.problems.append(Problem(key + ".md", f"{e.message}; skipped"))
+        return None
+
+
+def _count_links(service: Service, summary: ImportSummary, versions: Sequence[NodeVersion]) -> None:
+    status = service.link_status(versions)
+    for v in versions:
+        targets, missing = status[v.id]
+        summary.links_resolved += len(targets) - len(missing)
+        summary.links_unresolved += len(missing)
+        for target in missing:
+            if len(summary.unresolved) < MAX_UNRESOLVED_SHOWN:
+                summary.unresolved.append((v.key or v.id, target))
