@@ -169,7 +169,9 @@ def test_reserved_rels_cannot_be_linked_by_hand(
     assert all_edges(repo) == []
 
 
-@pytest.mark.parametrize("rel", ["Blocks", "", "depends_on", "a b", "-x", "x" * 65, "é"])
+@pytest.mark.parametrize(
+    "rel", ["Blocks", "", "depends_on", "a b", "-x", "x" * 65, "é", "blocks\n"]
+)
 def test_a_rel_that_is_not_a_lowercase_slug_is_rejected(
     service: Service, repo: GraphRepository, rel: str
 ) -> None:

@@ -334,6 +334,7 @@ BAD_WRITES: list[tuple[str, dict[str, object]]] = [
     ("kind with space", {"kind": "big decision"}),
     ("kind underscore", {"kind": "business_rule"}),
     ("kind too long", {"kind": "k" * 65}),
+    ("kind trailing newline", {"kind": "decision\n"}),
     ("kind not text", {"kind": 3}),
     ("title empty", {"title": ""}),
     ("title blank", {"title": "   \n"}),

@@ -112,6 +112,8 @@ BAD_SCOPES = [
     "team:x",
     "*",
     "global ",
+    "board:sprint\n",
+    REPO_A + "\n",
 ]
 
 

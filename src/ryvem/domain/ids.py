@@ -19,4 +19,4 @@ def new_id(at_us: int) -> str:
 
 
 def is_id(text: str) -> bool:
-    return bool(ID_PATTERN.match(text))
+    return bool(ID_PATTERN.fullmatch(text))  # fullmatch: `$` would accept a trailing newline

@@ -11,7 +11,7 @@ from ryvem.errors import InvalidInput
 __all__ = ["GLOBAL", "ScopeFilter", "parse_scope", "parse_scope_filter"]
 
 GLOBAL = "global"
-_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z")
 
 
 def parse_scope(text: str) -> str:

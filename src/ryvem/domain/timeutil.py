@@ -16,11 +16,14 @@ from ryvem.errors import InvalidInput
 __all__ = ["Clock", "format_us", "parse_time", "to_datetime"]
 
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MIN_US = -62_135_596_800_000_000  # 0001-01-01T00:00:00Z
+MAX_US = 253_402_300_799_999_999  # 9999-12-31T23:59:59.999999Z
 
 
 def format_us(us: int) -> str:
     """Render microseconds since the epoch as ISO 8601 UTC with a ``Z``."""
-    return to_datetime(us).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    # isoformat pads the year to four digits (strftime's %Y does not for years < 1000).
+    return to_datetime(us).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def to_datetime(us: int) -> datetime:
@@ -40,6 +43,8 @@ def parse_time(text: str | datetime | date | int) -> int:
     if isinstance(text, bool):
         raise InvalidInput(f"not a date or date-time: {text!r}")
     if isinstance(text, int):
+        if not MIN_US <= text <= MAX_US:
+            raise InvalidInput(f"time {text} is outside years 1 to 9999 (microseconds, UTC)")
         return text
     if isinstance(text, datetime):
         return from_datetime(text)

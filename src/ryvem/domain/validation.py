@@ -31,7 +31,7 @@ __all__ = [
     "validate_title",
 ]
 
-SLUG = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+SLUG = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")  # \Z: `$` would accept a trailing newline
 MAX_SLUG_CHARS = 64
 MAX_KEY_CHARS = 1024
 MAX_TITLE_CHARS = 1000
@@ -127,7 +127,8 @@ def validate_reason(value: object) -> str | None:
 
 
 def _check_json(value: Any, depth: int) -> None:
-    if depth > MAX_DATA_DEPTH:
+    # depth counts nested objects and arrays; a scalar leaf adds no level.
+    if isinstance(value, dict | list) and depth > MAX_DATA_DEPTH:
         raise InvalidInput(f"data is nested deeper than {MAX_DATA_DEPTH} levels")
     if isinstance(value, dict):
         for k, v in value.items():
@@ -154,7 +155,9 @@ def validate_data(value: object) -> dict[str, Any]:
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except (ValueError, RecursionError):
+        except RecursionError:
+            raise InvalidInput(f"data is nested deeper than {MAX_DATA_DEPTH} levels") from None
+        except ValueError:
             raise InvalidInput("data is not valid JSON") from None
     if not isinstance(value, dict):
         raise InvalidInput("data must be a JSON object (e.g. '{\"status\": \"open\"}')")
