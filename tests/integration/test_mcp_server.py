@@ -377,9 +377,12 @@ def test_graph_export_writes_an_html_file_and_returns_its_path(
     assert Path(default).is_file()
 
 
-def test_ryvem_mcp_with_graph_arguments_runs_the_cli() -> None:
+def test_ryvem_mcp_with_graph_arguments_runs_the_cli_and_help_explains_both_modes() -> None:
     """`ryvem-mcp graph --help` is `ryvem graph --help`; unknown arguments exit 2."""
     assert RYVEM_MCP is not None
+    usage = subprocess.run([RYVEM_MCP, "--help"], capture_output=True, text=True,
+                           timeout=60, check=False)
+    assert usage.returncode == 0 and "ryvem-mcp graph" in usage.stdout
     p = subprocess.run([RYVEM_MCP, "graph", "--help"], capture_output=True, text=True,
                        timeout=60, check=False)
     assert p.returncode == 0, p.stderr
