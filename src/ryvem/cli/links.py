@@ -1,0 +1,206 @@
+"""Link verbs: ``links`` (backlinks and multi-hop walks) and ``import`` (a markdown vault).
+
+``links`` prints the refs of the nodes a breadth-first walk discovers, one per line, or
+(``--json``) the walk's edge records (``Step.record()``). ``import`` reads a folder of
+markdown files into page nodes and prints a summary; the folder is never written to.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ryvem import workspace
+from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.domain.traversal import discovered_refs
+from ryvem.service import Service
+from ryvem.vault import ImportSummary, import_vault
+
+__all__ = ["import_", "links"]
+
+
+@graph.command("links")
+def links(
+    ctx: typer.Context,
+    ref: Annotated[
+        str,
+        typer.Argument(
+            metavar="REF",
+            help="Where to start: a node id, KIND/KEY, or a bare KEY.",
+            show_default=False,
+        ),
+    ],
+    backlinks: Annotated[
+        bool, typer.Option("--backlinks", help="Walk edges backwards: same as --direction in.")
+    ] = False,
+    depth: Annotated[
+        str,
+        typer.Option(
+            "--depth",
+            metavar="N",
+            help="How many hops to walk; clamped to 1..10.",
+        ),
+    ] = "1",
+    direction: Annotated[
+        str | None,
+        typer.Option(
+            "--direction",
+            metavar="out|in|both",
+            help="Follow edges forwards (out, the default), backwards (in) or both ways.",
+            show_default=False,
+        ),
+    ] = None,
+    rel: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rel",
+            help="Only cross edges of this type (repeatable). Default: every type except "
+            "supersedes.",
+            show_default=False,
+        ),
+    ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            metavar="T",
+            help="Walk the graph as it was at T (ISO 8601): only nodes and edges valid then.",
+            show_default=False,
+        ),
+    ] = None,
+    scope: ScopeOpt = None,
+    all_scopes: Annotated[
+        bool,
+        typer.Option("--all-scopes", help="Let the walk cross into other scopes."),
+    ] = False,
+    unresolved: Annotated[
+        bool,
+        typer.Option(
+            "--unresolved",
+            help="List the node's link targets that resolve to no node yet, instead of walking.",
+        ),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Walk the graph from REF: what it links to (default), --backlinks, or N hops both ways."""
+    st = state(ctx)
+    with errors_to_exit():
+        if backlinks and direction is not None:
+            raise fail(
+                "--backlinks means --direction in; give one of them, not both", 2
+            )
+        svc = st.service(scope=scope)
+        if unresolved:
+            targets = svc.unresolved(ref)
+            if as_json:
+                echo_json(targets)
+            else:
+                for target in targets:
+                    typer.echo(target)
+            return
+        steps = svc.traverse(
+            ref,
+            depth=depth,
+            direction="in" if backlinks else (direction or "out"),
+            rels=rel or None,
+            as_of=as_of,
+            all_scopes=all_scopes,
+        )
+        if as_json:
+            echo_json([s.record() for s in steps])
+            return
+        if not steps:
+            return
+        start = svc.resolve(ref, as_of=as_of)
+        for name in discovered_refs(start.entity, steps):
+            typer.echo(name)
+
+
+@graph.command("import")
+def import_(
+    ctx: typer.Context,
+    folder: Annotated[
+        str,
+        typer.Argument(
+            metavar="DIR",
+            help="The vault: every *.md file below it becomes a node (dot-folders skipped).",
+            show_default=False,
+        ),
+    ],
+    scope: ScopeOpt = None,
+    kind: Annotated[str, typer.Option("--kind", help="The kind of the imported nodes.")] = "page",
+    retire_missing: Annotated[
+        bool,
+        typer.Option(
+            "--retire-missing",
+            help="Retire current nodes of this kind in this scope whose file is gone.",
+        ),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import a markdown vault (read-only): re-running it writes only what changed."""
+    st = state(ctx)
+    with errors_to_exit():
+        base = Path(folder).expanduser()
+        if not base.is_dir():
+            raise fail(
+                f"not a directory: {folder}" if base.exists() else f"no such directory: {folder}",
+                2,
+            )
+        svc = st.service(scope=scope) if scope is not None else st.service(mint=_may_mint(base))
+        if sys.stdout.isatty() and not as_json:
+            summary = _import_with_bar(svc, base, kind, retire_missing)
+        else:
+            summary = import_vault(svc, base, kind=kind, retire_missing=retire_missing)
+        for problem in summary.problems:
+            typer.echo(f"warning: {problem.line()}", err=True)
+        if as_json:
+            echo_json(summary.record())
+        else:
+            _print_summary(summary)
+
+
+def _may_mint(vault: Path) -> bool:
+    """Mint the repository identity only when ryvem.json would land outside the vault."""
+    root = workspace.locate().root
+    if root is None:
+        return False
+    try:
+        root.resolve().relative_to(vault.resolve())
+    except ValueError:
+        return True
+    return False  # the git root is the vault or inside it: never write into it
+
+
+def _import_with_bar(svc: Service, base: Path, kind: str, retire_missing: bool) -> ImportSummary:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), transient=True
+    ) as bar:
+        task = bar.add_task("import", total=None)
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return import_vault(svc, base, kind=kind, retire_missing=retire_missing, progress=report)
+
+
+def _print_summary(s: ImportSummary) -> None:
+    typer.echo(
+        f"imported {s.pages} pages from {s.root} into {s.scope}: {s.created} created, "
+        f"{s.superseded} superseded, {s.unchanged} unchanged, {s.retired} retired"
+        + (f", {s.revived} revived" if s.revived else "")
+        + (f", {s.skipped} skipped" if s.skipped else "")
+    )
+    typer.echo(f"links: {s.links_resolved} resolved, {s.links_unresolved} unresolved")
+    if s.unresolved:
+        more = s.links_unresolved - len(s.unresolved)
+        typer.echo("first unresolved:" if more else "unresolved:")
+        for page, target in s.unresolved:
+            typer.echo(f"  {page} -> {target}")
+        if more:
+            typer.echo(f"  … and {more} more (ryvem graph links --unresolved PAGE)")
