@@ -1,0 +1,78 @@
+"""The search parser: any text becomes plain terms no backend can read as syntax."""
+
+from __future__ import annotations
+
+import pytest
+
+from ryvem.domain.search import MAX_TERMS, SearchQuery, Term, parse_search
+
+
+def terms(text: str | None) -> list[tuple[tuple[str, ...], bool]]:
+    return [(t.words, t.prefix) for t in parse_search(text).terms]
+
+
+def test_words_become_lowercase_terms_that_are_anded() -> None:
+    """Each bare word is one term, lower-cased."""
+    assert terms("Cache INVALIDATION") == [(("cache",), False), (("invalidation",), False)]
+
+
+def test_a_quoted_phrase_is_one_term_of_several_words() -> None:
+    """Words between double quotes stay together, in order."""
+    assert terms('use "Red Button" now') == [
+        (("use",), False), (("red", "button"), False), (("now",), False)
+    ]
+
+
+def test_a_trailing_star_makes_a_prefix_term() -> None:
+    """word* is a prefix term; a star elsewhere is punctuation."""
+    assert terms("invalid*") == [(("invalid",), True)]
+    assert terms("*invalid") == [(("invalid",), False)]
+    assert terms('"phrase*"') == [(("phrase",), False)]
+
+
+def test_an_unbalanced_quote_runs_to_the_end_of_the_text() -> None:
+    """A stray opening quote still gives a phrase of the words after it."""
+    assert terms('a "b c') == [(("a",), False), (("b", "c"), False)]
+
+
+def test_punctuation_and_operators_are_plain_words_or_dropped() -> None:
+    """NEAR(, col:x, ^, -, AND/OR/NOT and brackets carry no meaning."""
+    assert terms("NOT -cache ^x (y) OR") == [
+        (("not",), False), (("cache",), False), (("x",), False), (("y",), False), (("or",), False)
+    ]
+    assert terms("title:cache") == [(("title", "cache"), False)]
+    assert terms("NEAR(a") == [(("near", "a"), False)]
+
+
+@pytest.mark.parametrize("text", [None, "", "   ", "*", "-", '"', '""', "()", "^:*-", "\t\n"])
+def test_text_without_words_is_an_empty_query(text: str | None) -> None:
+    """No words at all means the listing, not an error."""
+    q = parse_search(text)
+    assert q == SearchQuery(()) and q.empty and q.words() == []
+
+
+def test_unicode_words_are_kept_and_lowered() -> None:
+    """Letters and digits of any script form words."""
+    assert terms("ÉCOLE 漢字 v2") == [(("école",), False), (("漢字",), False), (("v2",), False)]
+
+
+def test_underscores_split_words() -> None:
+    """An underscore separates words as the FTS tokenizer does."""
+    assert terms("snake_case") == [(("snake", "case"), False)]
+
+
+def test_a_query_keeps_at_most_max_terms_terms() -> None:
+    """Very long queries are cut to MAX_TERMS terms."""
+    q = parse_search(" ".join(f"w{i}" for i in range(MAX_TERMS * 3)))
+    assert len(q.terms) == MAX_TERMS
+    assert q.terms[0] == Term(("w0",)) and q.terms[-1] == Term((f"w{MAX_TERMS - 1}",))
+
+
+def test_three_hundred_nested_parentheses_parse_quickly_to_one_word() -> None:
+    """Deep nesting is just punctuation."""
+    assert terms("(" * 300 + "x" + ")" * 300) == [(("x",), False)]
+
+
+def test_words_lists_every_word_of_every_term() -> None:
+    """words() flattens the terms in order."""
+    assert parse_search('a "b c" d*').words() == ["a", "b", "c", "d"]
