@@ -1,0 +1,3 @@
+// wipe_for_tests: delete every node and relationship (schema kept). No parameters.
+MATCH (n)
+DETACH DELETE n

@@ -1,0 +1,673 @@
+"""The Neo4j adapter: the same port as SQLite, on a Neo4j 5 server (Community is enough).
+
+The graph in Neo4j:
+
+* ``(:Version)`` — one node per node version, with the row's columns as properties (``data``
+  as a JSON string). Keyed rows also carry ``ident`` (a JSON ``[kind, key, scope]``). Current
+  rows carry the ``:Current`` label and the full-text fields ``ft_title``/``ft_body``; closing
+  a window removes both. A uniqueness constraint on ``(:Current).ident`` makes the store
+  refuse a second current row of one identity.
+* ``(:Entity {id})-[:EDGE {id, rel, data, valid_from, valid_to, cur}]->(:Entity {id})`` — edges
+  join entity ids (version ids for ``supersedes``), so a walk never looks at versions except
+  to check the far end is valid at the walk's time. ``cur`` is carried by current edges only,
+  under a uniqueness constraint: one current edge per (src, dst, rel).
+* ``(:Version)-[:TARGETS]->(:Tail {tail})`` — the last segments of a version's link targets,
+  so dangling links are found by index when their target appears.
+* ``(:IdentityLock {ident})`` — one per identity; a keyed write updates it first, so writers
+  of one identity serialise and each sees the other's result.
+
+Every query is a file under ``ryvem/cypher`` (see that package). Writes run as managed
+transaction functions (``execute_write``), which retry transient errors and deadlocks. Driver
+exceptions become ``ryvem.errors`` in :func:`_translate`, and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Literal, TypeVar
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j import exceptions as nx
+
+from ryvem import cypher, errors
+from ryvem.domain.links import Candidate, normalize, tail
+from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats
+from ryvem.domain.scopes import GLOBAL, ScopeFilter
+from ryvem.domain.search import SearchQuery
+from ryvem.domain.traversal import Neighbour
+from ryvem.repositories.port import Close, LinkSource
+
+__all__ = ["Neo4jRepository"]
+
+T = TypeVar("T")
+
+_LOAD_CHUNK = 500
+_CONNECT_TIMEOUT_S = 5.0
+_INDEX_WAIT_S = 300
+_WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+_SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
+_SNIPPET_TOKENS = 16
+
+
+# --- errors: the one place driver exceptions become ryvem errors --------------------------
+
+
+def _translate(exc: Exception, where: str) -> errors.RyvemError:
+    """Map a driver exception to a ``ryvem.errors`` exception with a one-line message."""
+    msg = " ".join(str(getattr(exc, "message", None) or exc).split())
+    if isinstance(exc, nx.AuthError):
+        return errors.BackendUnavailable(
+            f"Neo4j at {where} refused the credentials: check RYVEM_NEO4J_USER and "
+            "RYVEM_NEO4J_PASSWORD"
+        )
+    if isinstance(
+        exc,
+        nx.ServiceUnavailable | nx.SessionExpired | nx.ConnectionAcquisitionTimeoutError,
+    ):
+        reason = "connection refused" if "refused" in msg.lower() else msg[:160]
+        return errors.BackendUnavailable(
+            f"cannot reach Neo4j at {where} ({reason}): is the server running? "
+            "(scripts/neo4j-local start, or docker compose -f docker/docker-compose.yml up -d)"
+        )
+    if isinstance(exc, nx.ConstraintError):
+        if "`ident`" in msg:
+            return errors.IntegrityError(
+                "the store refused a second current version of one (kind, key, scope)"
+            )
+        if "`cur`" in msg:
+            return errors.IntegrityError("the store refused a second current edge (from, to, rel)")
+        return errors.IntegrityError(f"the store refused the write: {msg}")
+    if isinstance(exc, nx.Forbidden):
+        return errors.StoreReadOnly(f"Neo4j at {where} refused the write: {msg}")
+    if isinstance(exc, nx.DatabaseUnavailable):
+        return errors.BackendUnavailable(f"the Neo4j database at {where} is unavailable: {msg}")
+    if isinstance(exc, nx.Neo4jError):
+        code = exc.code or ""
+        if code.endswith("DatabaseNotFound"):
+            return errors.BackendUnavailable(
+                f"Neo4j at {where}: {msg} (check RYVEM_NEO4J_DATABASE)"
+            )
+        if isinstance(exc, nx.TransientError):
+            return errors.OperationalError(f"Neo4j at {where} is busy; try again: {msg}")
+        return errors.BackendError(f"Neo4j at {where}: {msg}")
+    if isinstance(exc, nx.ConfigurationError | ValueError):
+        return errors.InvalidInput(f"cannot use Neo4j URI {where!r}: {msg}")
+    return errors.BackendError(f"Neo4j at {where}: {msg}")
+
+
+_DRIVER_ERRORS = (nx.Neo4jError, nx.DriverError)
+
+
+# --- mapping rows ---------------------------------------------------------------------------
+
+
+def _node(m: dict[str, Any]) -> NodeVersion:
+    return NodeVersion.model_construct(
+        id=m["id"],
+        entity=m["entity"],
+        kind=m["kind"],
+        scope=m["scope"],
+        key=m.get("key"),
+        title=m["title"],
+        body=m.get("body") or "",
+        data=json.loads(m["data"]),
+        valid_from=m["valid_from"],
+        valid_to=m.get("valid_to"),
+        superseded_by=m.get("superseded_by"),
+        supersedes=m.get("supersedes"),
+        retired_reason=m.get("retired_reason"),
+    )
+
+
+def _edge(m: dict[str, Any]) -> Edge:
+    return Edge.model_construct(
+        id=m["id"],
+        rel=m["rel"],
+        src=m["src"],
+        dst=m["dst"],
+        data=json.loads(m["data"]),
+        valid_from=m["valid_from"],
+        valid_to=m.get("valid_to"),
+    )
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _ident(identity: Identity) -> str:
+    """The stored form of (kind, key, scope): unambiguous whatever the key holds."""
+    return json.dumps(list(identity), ensure_ascii=False, separators=(",", ":"))
+
+
+def _ft(text: str) -> str:
+    """Text as the full-text index sees it: the search parser's words, folded."""
+    return " ".join(_fold(w) for w in _WORD.findall(text))
+
+
+def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
+    norm = normalize(v.key) if v.key is not None else None
+    current = v.valid_to is None
+    return {
+        "id": v.id,
+        "props": {
+            "entity": v.entity,
+            "kind": v.kind,
+            "scope": v.scope,
+            "key": v.key,
+            "key_norm": norm,
+            "key_tail": tail(norm) if norm is not None else None,
+            "ident": None if v.key is None else _ident((v.kind, v.key, v.scope)),
+            "title": v.title,
+            "body": v.body,
+            "data": _dump(v.data),
+            "valid_from": v.valid_from,
+            "valid_to": v.valid_to,
+            "superseded_by": v.superseded_by,
+            "supersedes": v.supersedes,
+            "retired_reason": v.retired_reason,
+            "link_targets": sorted(set(targets)) or None,
+        },
+        "ft_title": _ft(v.title) if current else None,
+        "ft_body": _ft(v.body) if current else None,
+        "tails": sorted({tail(t) for t in targets}),
+    }
+
+
+def _edge_row(e: Edge) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "rel": e.rel,
+        "src": e.src,
+        "dst": e.dst,
+        "data": _dump(e.data),
+        "valid_from": e.valid_from,
+        "valid_to": e.valid_to,
+        "cur": None if e.valid_to is not None else json.dumps([e.src, e.dst, e.rel]),
+    }
+
+
+def _scope_params(scope: ScopeFilter) -> dict[str, str | None]:
+    if scope.exact is not None:
+        return {"scope_exact": scope.exact, "scope_prefix": None}
+    if scope.shape == GLOBAL:
+        return {"scope_exact": GLOBAL, "scope_prefix": None}
+    return {"scope_exact": None, "scope_prefix": scope.prefix}
+
+
+# --- search helpers -------------------------------------------------------------------------
+
+
+def _fold(word: str) -> str:
+    """Lowercase without diacritics: indexed words and query words alike."""
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def _escape(word: str) -> str:
+    return _LUCENE_SPECIAL.sub(r"\\\1", word)
+
+
+def _lucene(query: SearchQuery) -> str:
+    """A Lucene query built only from parsed terms: each term escaped and quoted (a prefix term
+    as escaped ``word*``), required, matched in the title (weight 4) or the body."""
+    clauses = []
+    for term in query.terms:
+        words = [_escape(w) for w in (_fold(w) for w in term.words) if w]
+        if not words:
+            continue
+        if term.prefix:
+            parts = [f'"{w}"' for w in words[:-1]] + [words[-1] + "*"]
+        else:
+            parts = ['"' + " ".join(words) + '"']
+        clauses += [f"+(ft_title:{p}^4 ft_body:{p})" for p in parts]
+    return " ".join(clauses)
+
+
+def _snippet(title: str, body: str, query: SearchQuery) -> str:
+    """About 16 words around the first matched word, matches marked ``**word**``."""
+    exact: set[str] = set()
+    prefixes: list[str] = []
+    for term in query.terms:
+        folded = [_fold(w) for w in term.words]
+        if term.prefix and folded:
+            exact.update(folded[:-1])
+            prefixes.append(folded[-1])
+        else:
+            exact.update(folded)
+
+    def hit(word: str) -> bool:
+        f = _fold(word)
+        return f in exact or any(f.startswith(p) for p in prefixes)
+
+    for text in (body, title):
+        tokens = list(_WORD.finditer(text))
+        first = next((i for i, t in enumerate(tokens) if hit(t.group(0))), None)
+        if first is None:
+            continue
+        start = max(0, min(first - 3, len(tokens) - _SNIPPET_TOKENS))
+        end = min(len(tokens), start + _SNIPPET_TOKENS)
+        out: list[str] = []
+        pos = tokens[start].start()
+        for t in tokens[start:end]:
+            out.append(text[pos : t.start()])
+            out.append(f"**{t.group(0)}**" if hit(t.group(0)) else t.group(0))
+            pos = t.end()
+        return ("…" if start > 0 else "") + "".join(out) + ("…" if end < len(tokens) else "")
+    return " ".join(body.split())[:120]
+
+
+def _excerpt(body: str, needles: Sequence[str], width: int = 120) -> str:
+    low = body.lower()
+    pos = min((p for p in (low.find(n) for n in needles) if p >= 0), default=0)
+    start = max(0, pos - width // 3)
+    text = " ".join(body[start : start + width].split())
+    return ("…" if start else "") + text
+
+
+# --- the write transaction ------------------------------------------------------------------
+
+
+class _Tx:
+    """``WriteTx`` over one managed Neo4j transaction; each method is one round trip."""
+
+    def __init__(self, tx: ManagedTransaction) -> None:
+        self.tx = tx
+
+    def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return [r.data() for r in self.tx.run(cypher.load(name), params)]
+
+    def latest_by_identity(self, identities: Sequence[Identity]) -> dict[Identity, NodeVersion]:
+        if not identities:
+            return {}
+        by_ident = {_ident(i): i for i in identities}
+        rows = self._run("latest_by_identity", idents=sorted(by_ident))
+        return {by_ident[r["ident"]]: _node(r["v"]) for r in rows}
+
+    def current_of_entities(self, entities: Sequence[str]) -> dict[str, NodeVersion]:
+        if not entities:
+            return {}
+        rows = self._run("get_entities", entities=list(dict.fromkeys(entities)), as_of=None)
+        return {r["v"]["entity"]: _node(r["v"]) for r in rows}
+
+    def close_versions(self, closes: Sequence[Close]) -> None:
+        if not closes:
+            return
+        rows = [
+            {"id": c.id, "at": c.at, "superseded_by": c.superseded_by,
+             "retired_reason": c.retired_reason}
+            for c in closes
+        ]
+        closed = {r["id"] for r in self._run("close_versions", rows=rows)}
+        for c in closes:
+            if c.id not in closed:
+                raise errors.Conflict(f"version {c.id} is no longer current")
+
+    def mark_superseded(self, pairs: Sequence[tuple[str, str]]) -> None:
+        if not pairs:
+            return
+        rows = [{"id": old, "successor": new} for old, new in pairs]
+        done = {r["id"] for r in self._run("mark_superseded", rows=rows)}
+        for old, _ in pairs:
+            if old not in done:
+                raise errors.Conflict(f"version {old} was superseded concurrently")
+
+    def insert_versions(
+        self, versions: Sequence[NodeVersion], targets: Sequence[tuple[str, ...]]
+    ) -> None:
+        if versions:
+            rows = [_version_row(v, t) for v, t in zip(versions, targets, strict=True)]
+            self._run("insert_versions", rows=rows)
+
+    def insert_edges(self, edges: Sequence[Edge]) -> None:
+        if edges:
+            self._run("insert_edges", rows=[_edge_row(e) for e in edges])
+
+    def close_edges(self, ids: Sequence[str], at: int) -> None:
+        if ids:
+            self._run("close_edges", ids=list(ids), at=at)
+
+    def current_edges(
+        self, src: str, dst: str | None = None, rel: str | None = None
+    ) -> list[Edge]:
+        return [_edge(r["edge"]) for r in self._run("current_edges", src=src, dst=dst, rel=rel)]
+
+    def current_link_edges(self, sources: Sequence[str]) -> list[Edge]:
+        if not sources:
+            return []
+        rows = self._run("current_link_edges", sources=list(dict.fromkeys(sources)))
+        return [_edge(r["edge"]) for r in rows]
+
+    def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
+        if not tails:
+            return []
+        return [Candidate(**r) for r in self._run("link_candidates", tails=list(set(tails)))]
+
+    def link_sources(self, tails: Sequence[str]) -> list[LinkSource]:
+        if not tails:
+            return []
+        rows = self._run("link_sources", tails=list(set(tails)))
+        return [
+            LinkSource(entity=r["entity"], kind=r["kind"], scope=r["scope"],
+                       targets=tuple(sorted(r["targets"])))
+            for r in rows
+        ]
+
+
+# --- the repository -------------------------------------------------------------------------
+
+
+class Neo4jRepository:
+    """``GraphRepository`` on a Neo4j 5 server."""
+
+    backend = "neo4j"
+
+    def __init__(self, driver: Driver, uri: str, database: str | None) -> None:
+        self._driver = driver
+        self._database = database
+        self.uri = uri
+        self.location = uri if database is None else f"{uri} (database {database})"
+
+    # --- lifecycle ----------------------------------------------------------------------
+    @classmethod
+    def connect(
+        cls, uri: str, user: str, password: str, database: str | None = None
+    ) -> Neo4jRepository:
+        """Connect, check the credentials, and create the schema if it is missing."""
+        try:
+            driver = GraphDatabase.driver(
+                uri,
+                auth=(user, password),
+                connection_timeout=_CONNECT_TIMEOUT_S,
+                connection_acquisition_timeout=2 * _CONNECT_TIMEOUT_S,
+                max_transaction_retry_time=30.0,
+                notifications_min_severity="OFF",
+            )
+        except (*_DRIVER_ERRORS, ValueError) as e:
+            raise _translate(e, uri) from e
+        repo = cls(driver, uri, database)
+        try:
+            driver.verify_connectivity()
+            repo._bootstrap()
+        except (*_DRIVER_ERRORS, ValueError) as e:
+            driver.close()
+            raise _translate(e, uri) from e
+        except BaseException:
+            driver.close()
+            raise
+        return repo
+
+    def _bootstrap(self) -> None:
+        """Create missing constraints and indexes (idempotent) and wait until they are online."""
+        existing = {r["name"] for r in self._query("schema_names")}
+        missing = []
+        for name in cypher.names("schema_"):
+            m = _SCHEMA_NAME.search(cypher.load(name))
+            if m is None or m.group(1) not in existing:
+                missing.append(name)
+        if not missing:
+            return
+        for name in missing:
+            try:
+                self._query(name, write=True)
+            except nx.ClientError as e:  # a concurrent bootstrap created it first
+                if "AlreadyExists" not in (e.code or ""):
+                    raise
+        self._query("await_indexes", seconds=_INDEX_WAIT_S)
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def __enter__(self) -> Neo4jRepository:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def wipe_for_tests(self) -> None:
+        """Delete every node and edge (the schema stays): each test starts empty."""
+        self._guard(lambda: self._query("wipe_for_tests", write=True))
+
+    # --- plumbing -----------------------------------------------------------------------
+    def _query(self, name: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
+        records, _, _ = self._driver.execute_query(
+            cypher.load(name),
+            params,
+            database_=self._database,
+            routing_=RoutingControl.WRITE if write else RoutingControl.READ,
+        )
+        return [r.data() for r in records]
+
+    def _guard(self, fn: Callable[[], T]) -> T:
+        try:
+            return fn()
+        except _DRIVER_ERRORS as e:
+            raise _translate(e, self.uri) from e
+
+    def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self._guard(lambda: self._query(name, **params))
+
+    def write(self, fn: Callable[[Any], T]) -> T:
+        def work(tx: ManagedTransaction) -> T:
+            return fn(_Tx(tx))
+
+        def run() -> T:
+            with self._driver.session(database=self._database) as session:
+                return session.execute_write(work)
+
+        return self._guard(run)
+
+    # --- reads --------------------------------------------------------------------------
+    def get_version(self, id: str) -> NodeVersion | None:
+        return self.get_versions([id]).get(id)
+
+    def get_versions(self, ids: Sequence[str]) -> dict[str, NodeVersion]:
+        if not ids:
+            return {}
+        rows = self._read("get_versions", ids=list(dict.fromkeys(ids)))
+        return {r["v"]["id"]: _node(r["v"]) for r in rows}
+
+    def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
+        rows = self._read("get_identity", ident=_ident(identity), as_of=as_of)
+        return _node(rows[0]["v"]) if rows else None
+
+    def latest_of_identity(self, identity: Identity) -> NodeVersion | None:
+        rows = self._read("latest_of_identity", ident=_ident(identity))
+        return _node(rows[0]["v"]) if rows else None
+
+    def get_entity(self, entity: str, as_of: int | None) -> NodeVersion | None:
+        return self.get_entities([entity], as_of).get(entity)
+
+    def get_entities(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeVersion]:
+        if not entities:
+            return {}
+        rows = self._read("get_entities", entities=list(dict.fromkeys(entities)), as_of=as_of)
+        return {r["v"]["entity"]: _node(r["v"]) for r in rows}
+
+    def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
+        rows = self._read("find_by_key", key=key, as_of=as_of, **_scope_params(scope))
+        return [_node(r["v"]) for r in rows]
+
+    def chain(self, entity: str) -> list[NodeVersion]:
+        return [_node(r["v"]) for r in self._read("chain", entity=entity)]
+
+    def edges_of(self, entity: str, as_of: int | None) -> list[Edge]:
+        edges = [_edge(r["edge"]) for r in self._read("edges_of", entity=entity, as_of=as_of)]
+        out = sorted((e for e in edges if e.src == entity), key=lambda e: (e.rel, e.dst, e.id))
+        into = sorted((e for e in edges if e.src != entity), key=lambda e: (e.rel, e.src, e.id))
+        return out + into
+
+    def search(
+        self,
+        query: SearchQuery,
+        kinds: Sequence[str],
+        scope: ScopeFilter,
+        limit: int,
+        as_of: int | None,
+    ) -> list[SearchHit]:
+        filters: dict[str, Any] = {"kinds": list(kinds), "limit": limit, **_scope_params(scope)}
+        lucene = "" if query.empty else _lucene(query)
+        if not lucene:
+            if as_of is None:
+                rows = self._read("recent_current", **filters)
+            else:
+                rows = self._read("recent_as_of", as_of=as_of, **filters)
+            return [
+                SearchHit.model_construct(
+                    id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
+                    snippet=" ".join((r["body"] or "").split())[:120], score=0.0,
+                )
+                for r in rows
+            ]
+        if as_of is not None:
+            return self._search_as_of(query, filters, as_of)
+        rows = self._read("search_fulltext", query=lucene, **filters)
+        return [
+            SearchHit.model_construct(
+                id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
+                snippet=_snippet(r["title"], r["body"] or "", query),
+                score=round(float(r["score"]), 6),
+            )
+            for r in rows
+        ]
+
+    def _search_as_of(
+        self, query: SearchQuery, filters: dict[str, Any], as_of: int
+    ) -> list[SearchHit]:
+        # Superseded text is not in the full-text index: the past is searched by substring,
+        # scored as the SQLite adapter scores it.
+        needles = [" ".join(t.words) for t in query.terms]
+        limit = filters["limit"]
+        rows = self._read(
+            "search_as_of", as_of=as_of, needles=needles,
+            **{**filters, "limit": max(limit * 20, 200)},
+        )
+        hits = []
+        for r in rows:
+            title, body = r["title"], r["body"] or ""
+            text = f"{title}\n{body}".lower()
+            score = float(
+                sum(text.count(n) for n in needles)
+                + 3 * sum(title.lower().count(n) for n in needles)
+            )
+            hits.append((score, r["valid_from"], SearchHit.model_construct(
+                id=r["id"], kind=r["kind"], scope=r["scope"], title=title,
+                snippet=_excerpt(body, needles), score=score)))
+        hits.sort(key=lambda h: (-h[0], -h[1]))
+        return [h[2] for h in hits[:limit]]
+
+    def expand(
+        self,
+        frontier: Sequence[str],
+        side: Literal["out", "in"],
+        rels: Sequence[str] | None,
+        as_of: int | None,
+        scope: ScopeFilter,
+    ) -> list[Neighbour]:
+        if not frontier:
+            return []
+        rows = self._read(
+            "expand_out" if side == "out" else "expand_in",
+            frontier=list(frontier),
+            rels=None if rels is None else list(rels),
+            as_of=as_of,
+            **_scope_params(scope),
+        )
+        return [
+            Neighbour(edge_id=r["id"], rel=r["rel"], src=r["src"], dst=r["dst"], direction=side)
+            for r in rows
+        ]
+
+    def reachable(self, start: str, depth: int) -> set[str]:
+        """Entities reachable over current out-edges (supersedes excluded) within ``depth``
+        hops, by one variable-length query. A benchmark peer of level-by-level ``expand``;
+        it does not check the far ends' validity or scope, so traversal does not use it."""
+        text = cypher.with_bound("reach_varlength", depth)
+
+        def run() -> set[str]:
+            records, _, _ = self._driver.execute_query(
+                text, {"start": start}, database_=self._database, routing_=RoutingControl.READ
+            )
+            return {r["id"] for r in records}
+
+        return self._guard(run)
+
+    def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
+        if not tails:
+            return []
+        return [Candidate(**r) for r in self._read("link_candidates", tails=list(set(tails)))]
+
+    def link_targets(self, version_id: str) -> tuple[str, ...]:
+        rows = self._read("link_targets", id=version_id)
+        return tuple(sorted(rows[0]["targets"])) if rows else ()
+
+    def stats(self) -> Stats:
+        rows = self._read("stats_rows")[0]
+        edges = self._read("stats_edges")[0]
+
+        def groups(name: str) -> dict[str, int]:
+            return {r["name"]: r["count"] for r in self._read(name)}
+
+        return Stats(
+            backend=self.backend,
+            location=self.location,
+            current_rows=rows["current"],
+            superseded_rows=rows["superseded"],
+            retired_rows=rows["retired"],
+            edges_current=edges["current"],
+            edges_closed=edges["closed"],
+            kinds=groups("stats_kinds"),
+            scopes=groups("stats_scopes"),
+            rels=groups("stats_rels"),
+        )
+
+    # --- whole-graph streams ------------------------------------------------------------
+    def iter_versions(
+        self, batch: int = 1000
+    ) -> Iterator[list[tuple[NodeVersion, tuple[str, ...]]]]:
+        last = ""
+        while True:
+            rows = self._read("iter_versions", after=last, batch=batch)
+            if not rows:
+                return
+            yield [(_node(r["v"]), tuple(sorted(r["targets"]))) for r in rows]
+            last = rows[-1]["v"]["id"]
+
+    def iter_edges(self, batch: int = 1000) -> Iterator[list[Edge]]:
+        last = ""
+        while True:
+            rows = self._read("iter_edges", after=last, batch=batch)
+            if not rows:
+                return
+            yield [_edge(r["edge"]) for r in rows]
+            last = rows[-1]["edge"]["id"]
+
+    def load(
+        self, versions: Iterable[tuple[NodeVersion, tuple[str, ...]]], edges: Iterable[Edge]
+    ) -> tuple[int, int]:
+        """Insert rows verbatim in one transaction, skipping ids already present; batched
+        ``UNWIND`` statements of a few hundred rows each."""
+        # Closed rows first, so a current row never meets its own successor's constraint.
+        order = sorted(versions, key=lambda p: (p[0].valid_to is None, p[0].valid_from))
+        vrows = [_version_row(v, t) for v, t in order]
+        erows = [_edge_row(e) for e in sorted(edges, key=lambda e: e.valid_to is None)]
+
+        def work(tx: ManagedTransaction) -> tuple[int, int]:
+            nv = ne = 0
+            for i in range(0, len(vrows), _LOAD_CHUNK):
+                rec = tx.run(cypher.load("load_versions"), rows=vrows[i : i + _LOAD_CHUNK])
+                nv += rec.single(strict=True)["created"]
+            for i in range(0, len(erows), _LOAD_CHUNK):
+                rec = tx.run(cypher.load("load_edges"), rows=erows[i : i + _LOAD_CHUNK])
+                ne += rec.single(strict=True)["created"]
+            return nv, ne
+
+        def run() -> tuple[int, int]:
+            with self._driver.session(database=self._database) as session:
+                return session.execute_write(work)
+
+        return self._guard(run)
