@@ -360,6 +360,35 @@ def test_the_first_write_in_a_git_repository_mints_its_scope_and_a_failed_one_do
         s.error("memory_get", ref="branching", scope="global")
         [hit] = s.ok("memory_search", text="trunk")["items"]
         assert hit["scope"] == v["scope"]
+        repo_nodes = s.ok("memory_search", kinds=["repo"], scope="global")["items"]
+        assert [n["id"] for n in repo_nodes] == [s.ok("memory_get", ref=f"repo/{identity['repo']}",
+                                                      scope="global")["id"]]
+
+
+def test_concurrent_first_writes_in_a_git_repository_mint_one_identity(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """Eight first writes at once all land in one repo:<uuid> and record one repo node."""
+    (tmp_path / ".git").mkdir()
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+
+        async def burst() -> list[CallToolResult]:
+            results: list[CallToolResult] = []
+
+            async def one(i: int) -> None:
+                args = {"kind": "task", "title": f"task {i}", "key": f"t{i}"}
+                results.append(await s.session.call_tool("memory_write", args))
+
+            async with anyio.create_task_group() as tg:
+                for i in range(8):
+                    tg.start_soon(one, i)
+            return results
+
+        results = portal.call(burst)
+        assert [r.is_error for r in results] == [False] * 8
+        identity = json.loads((tmp_path / "ryvem.json").read_text())
+        assert {json.loads(_text(r))["scope"] for r in results} == {f"repo:{identity['repo']}"}
+        assert len(s.ok("memory_search", kinds=["repo"], scope="global")["items"]) == 1
 
 
 def test_graph_export_writes_an_html_file_and_returns_its_path(

@@ -231,6 +231,7 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
     """The MCP server with ryvem's tools, over the backend the environment names."""
     store = backend or _Backend()
     server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS)
+    mint_lock = threading.Lock()
 
     def service(scope: str | None) -> Service:
         """A service whose default scope is ``scope``, else the working directory's."""
@@ -277,7 +278,8 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
             return _ok(service(scope).write(kind, title, key=key, body=body, data=data).record())
         workspace.locate()  # a malformed ryvem.json fails here, before anything is written
         node = Service(store.repo()).prepare(kind, title, key=key, body=body, data=data)
-        chosen = workspace.default_scope(store, mint=True)  # input is valid: mint if needed
+        with mint_lock:  # concurrent first writes in this process mint one identity
+            chosen = workspace.default_scope(store, mint=True)  # input is valid: mint if needed
         svc = Service(store.repo(), default_scope=chosen)
         result = svc.write_many([dataclasses.replace(node, scope=chosen)])[0]
         return _ok(result.version.record())
