@@ -76,6 +76,17 @@ def _connect(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
 
 
+def schema_version(path: Path) -> int:
+    """The file's ``user_version`` (0 when it does not exist or was never migrated)."""
+    if not path.exists():
+        return 0
+    c = _connect(path)
+    try:
+        return int(c.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        c.close()
+
+
 def snapshot(path: Path) -> Snapshot:
     with _connect(path) as c:
         nodes = {r[0]: r[1:] for r in c.execute(
@@ -104,6 +115,10 @@ def problems(
     out: list[str] = []
     c = _connect(path)
     try:
+        if c.execute("PRAGMA user_version").fetchone()[0] == 0:
+            # Never migrated (e.g. killed during its first open): then it must hold nothing.
+            tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master")]
+            return [f"a store without a schema version holds {tables}"] if tables else []
         rows = c.execute(
             f"SELECT {NODE_COLS} FROM nodes ORDER BY entity, valid_from, id").fetchall()
         edges = c.execute(
