@@ -137,10 +137,7 @@ def _read(path: Path) -> str:
         raise OSError("not a regular file")
     with open(path, "rb") as f:
         raw = f.read()
-    text = raw.decode("utf-8")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text.replace("\r\n", "\n")
+    return raw.decode("utf-8")
 
 
 def _split_front_matter(text: str) -> tuple[str, str] | None:
@@ -211,6 +208,7 @@ def _first_heading(body: str) -> str | None:
 
 def parse_page(key: str, text: str) -> Page:
     """Split a file's text into title, body and data (see the module docstring)."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     data: dict[str, Any] = {}
     body = text
     warning = None

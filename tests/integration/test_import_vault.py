@@ -1,0 +1,231 @@
+"""Importing a markdown vault: the fixture vault end to end, idempotence, changes, bad files."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ryvem.domain.traversal import discovered_refs
+from ryvem.errors import InvalidInput, NotFound
+from ryvem.service import Service
+from ryvem.vault import import_vault, parse_page
+
+VAULT = Path(__file__).resolve().parent.parent / "fixtures" / "vault"
+PAGES = 15  # the .md files outside .obsidian
+
+
+def snapshot(root: Path) -> dict[str, tuple[str, int]]:
+    """Every file below root: its sha256 and mtime (ns)."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            out[str(path.relative_to(root))] = (
+                hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns
+            )
+    return out
+
+
+def out_refs(service: Service, ref: str) -> set[str]:
+    return set(discovered_refs(service.get(ref).entity, service.traverse(ref)))
+
+
+def in_refs(service: Service, ref: str) -> set[str]:
+    steps = service.traverse(ref, direction="in")
+    return set(discovered_refs(service.get(ref).entity, steps))
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    """A writable copy of the fixture vault."""
+    copy = tmp_path / "vault"
+    shutil.copytree(VAULT, copy)
+    return copy
+
+
+def test_the_fixture_vault_imports_every_page_once(service: Service) -> None:
+    """Every .md file outside dot-folders becomes one page; the two odd front matters warn."""
+    summary = import_vault(service, VAULT)
+    assert (summary.files, summary.created, summary.pages) == (PAGES, PAGES, PAGES)
+    assert (summary.superseded, summary.unchanged, summary.retired, summary.skipped) == (0, 0, 0, 0)
+    assert sorted(p.path for p in summary.problems) == [
+        "broken-front-matter.md", "list-front-matter.md",
+    ]
+    assert "invalid front matter" in summary.problems[0].message
+    assert "not a mapping" in summary.problems[1].message
+    assert service.stats().kinds == {"page": PAGES}
+    with pytest.raises(NotFound):
+        service.get(".obsidian/workspace")
+
+
+def test_title_body_and_data_follow_the_documented_rules(service: Service) -> None:
+    """Title from front matter, else first # heading, else file name; data is JSON."""
+    import_vault(service, VAULT)
+    home = service.get("page/Home")
+    assert home.title == "Home Page"
+    assert home.body.startswith("# Welcome\n")
+    assert home.data == {
+        "title": "Home Page", "tags": ["start", "index"], "created": "2024-05-01",
+        "reviewed": "2024-05-01T10:20:30+00:00",
+    }
+    assert service.get("Alpha").title == "Alpha Heading"
+    assert service.get("notes/deep/Gamma").title == "Gamma"
+    assert service.get("Café").title == "Café"
+    broken = service.get("broken-front-matter")
+    assert broken.title == "broken-front-matter" and broken.data == {}
+    assert broken.body == (VAULT / "broken-front-matter.md").read_text(encoding="utf-8")
+
+
+def test_every_grammar_case_and_resolution_rule_holds_end_to_end(service: Service) -> None:
+    """Home's links of every form resolve as the rule says; non-links and ghosts make none."""
+    summary = import_vault(service, VAULT)
+    assert out_refs(service, "Home") == {
+        "Alpha",  # exact key beats archive/old/Alpha
+        "notes/Beta",  # alias, md link and bare [[Beta]] (fewest segments)
+        "notes/deep/Gamma",  # heading link and ./relative md link
+        "Diagram",  # embed
+        "Library",  # caret
+        "Topic Notes",  # escaped pipe in a table
+        "My Page",  # percent-encoded and <angled> md links
+        "Café",  # NFD, upper case
+        "projects/x/Topic",  # the key ending with the written path
+    }
+    assert service.unresolved("Home") == ["not yet written"]
+    assert out_refs(service, "notes/Beta") == {"Alpha", "notes/deep/Gamma"}
+    assert out_refs(service, "archive/old/Beta") == {"notes/Beta"}
+    assert in_refs(service, "Alpha") == {
+        "Home", "notes/Beta", "archive/old/Alpha", "broken-front-matter",
+    }
+    assert in_refs(service, "areas/y/Topic") == set()
+    assert (summary.links_resolved, summary.links_unresolved) == (18, 1)
+    assert summary.unresolved == [("Home", "not yet written")]
+
+
+def test_import_leaves_the_vault_byte_identical(service: Service) -> None:
+    """Importing reads the vault only: every file's bytes and mtime are unchanged, none added."""
+    before = snapshot(VAULT)
+    import_vault(service, VAULT)
+    import_vault(service, VAULT, retire_missing=True)
+    assert snapshot(VAULT) == before
+
+
+def test_reimporting_an_unchanged_vault_writes_nothing(service: Service, vault: Path) -> None:
+    """A second import of the same files reports every page unchanged and adds no version."""
+    import_vault(service, vault)
+    before = service.stats()
+    again = import_vault(service, vault)
+    assert (again.created, again.superseded, again.unchanged) == (0, 0, PAGES)
+    assert service.stats() == before
+    assert len(service.history("Home")) == 1
+
+
+def test_a_changed_file_supersedes_and_its_links_follow(service: Service, vault: Path) -> None:
+    """Editing a file supersedes its page and moves its links; the past keeps the old ones."""
+    import_vault(service, vault)
+    old = service.get("Alpha")
+    (vault / "Alpha.md").write_text("# Alpha Heading\n\nNow about [[Diagram]].\n", "utf-8")
+    summary = import_vault(service, vault)
+    assert (summary.superseded, summary.unchanged) == (1, PAGES - 1)
+    assert out_refs(service, "Alpha") == {"Diagram"}
+    assert "Alpha" not in in_refs(service, "Home")
+    past = service.traverse("Alpha", as_of=old.valid_from)
+    assert [s.dst.ref for s in past] == ["Home"]
+
+
+def test_a_new_file_resolves_links_written_before_it(service: Service, vault: Path) -> None:
+    """A dangling link resolves once the page it names is imported."""
+    import_vault(service, vault)
+    (vault / "Not Yet Written.md").write_text("Here at last.\n", "utf-8")
+    summary = import_vault(service, vault)
+    assert (summary.created, summary.links_unresolved) == (1, 0)
+    assert in_refs(service, "Not Yet Written") == {"Home"}
+    assert service.unresolved("Home") == []
+
+
+def test_a_removed_file_is_retired_only_when_asked(service: Service, vault: Path) -> None:
+    """A deleted file keeps its page until --retire-missing retires it (and only it)."""
+    import_vault(service, vault)
+    service.write("page", "Agent note", key="agent-note", scope="board:other")
+    (vault / "Diagram.md").unlink()
+    kept = import_vault(service, vault)
+    assert (kept.retired, kept.unchanged) == (0, PAGES - 1)
+    assert service.get("Diagram").is_current
+    retired = import_vault(service, vault, retire_missing=True)
+    assert retired.retired == 1
+    assert not service.get("page/Diagram").is_current
+    assert service.get("agent-note", scope="board:other").is_current
+    assert "Diagram" not in out_refs(service, "Home")
+
+
+def test_bad_files_are_reported_and_skipped_while_the_rest_imports(
+    service: Service, vault: Path
+) -> None:
+    """Non-UTF-8, NUL-bearing and non-regular files are skipped with a reason each."""
+    (vault / "latin1.md").write_bytes("caf\xe9 [[Alpha]]\n".encode("latin-1"))
+    (vault / "nul.md").write_bytes(b"a\x00b\n")
+    os.mkfifo(vault / "pipe.md")
+    summary = import_vault(service, vault)
+    assert summary.created == PAGES and summary.skipped == 3
+    reasons = {p.path: p.message for p in summary.problems}
+    assert "not valid UTF-8" in reasons["latin1.md"]
+    assert "NUL" in reasons["nul.md"]
+    assert "not a regular file" in reasons["pipe.md"]
+    with pytest.raises(NotFound):
+        service.get("latin1")
+
+
+def test_small_batches_build_the_same_graph(service: Service) -> None:
+    """Links across batch boundaries resolve exactly as in one big batch."""
+    summary = import_vault(service, VAULT, batch_size=2, scope="board:small")
+    assert summary.created == PAGES
+    assert (summary.links_resolved, summary.links_unresolved) == (18, 1)
+    home = service.get("Home", scope="board:small")
+    steps = service.traverse("Home", scope="board:small")
+    assert len(set(discovered_refs(home.entity, steps))) == 9
+
+
+@pytest.mark.parametrize(
+    ("root", "error"), [("missing-dir", NotFound), ("Home.md", InvalidInput)]
+)
+def test_a_missing_or_non_directory_root_writes_nothing(
+    service: Service, root: str, error: type[Exception]
+) -> None:
+    """Importing something that is not a folder fails before anything is written."""
+    with pytest.raises(error):
+        import_vault(service, VAULT / root)
+    assert service.stats().current_rows == 0
+
+
+@pytest.mark.parametrize(("kind", "scope"), [("Not A Kind", None), ("page", "nowhere")])
+def test_a_bad_kind_or_scope_writes_nothing(
+    service: Service, kind: str, scope: str | None
+) -> None:
+    """An invalid kind or scope is refused before any file is read or written."""
+    with pytest.raises(InvalidInput):
+        import_vault(service, VAULT, kind=kind, scope=scope)
+    assert service.stats().current_rows == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "body", "data"),
+    [
+        ("\ufeff# Title\r\nline\r\n", "Title", "# Title\nline\n", {}),
+        ("---\ntitle: 42\n---\nx", "42", "x", {"title": 42}),
+        ("---\n---\n# H\n", "H", "# H\n", {}),
+        ("---\nwhen: 2024-01-02 03:04:05\nat: 12:30\n...\nx", "f", "x",
+         {"when": "2024-01-02T03:04:05", "at": 750}),
+        ("---\n2024-01-02: dated key\nnan: .nan\n---\n", "f", "", {"2024-01-02": "dated key",
+                                                                    "nan": "nan"}),
+        ("---\nno closing line\n", "f", "---\nno closing line\n", {}),
+        ("```\n# not a heading\n```\n# Real\n", "Real", "```\n# not a heading\n```\n# Real\n", {}),
+    ],
+)
+def test_front_matter_and_titles_parse_as_documented(
+    text: str, title: str, body: str, data: dict[str, object]
+) -> None:
+    """BOM and CRLF, numeric titles, empty and unclosed front matter, YAML dates and floats."""
+    page = parse_page("f", text)
+    assert (page.title, page.body, page.data) == (title, body, data)
