@@ -394,7 +394,7 @@ def test_concurrent_first_writes_in_a_git_repository_mint_one_identity(
 def test_graph_export_writes_an_html_file_and_returns_its_path(
     server: Server, tmp_path: Path
 ) -> None:
-    """graph_export writes a self-contained HTML page to the given path, or to the data dir."""
+    """graph_export writes an HTML page to a path (or the data dir), of one scope or all."""
     server.ok("memory_write", kind="decision", title="Exported decision", key="exported")
     out = tmp_path / "views" / "graph.html"
     path = server.ok("graph_export", out=str(out))
@@ -404,6 +404,11 @@ def test_graph_export_writes_an_html_file_and_returns_its_path(
     default = server.ok("graph_export")
     assert Path(default) == (server.data_dir / "graph.html").resolve()
     assert Path(default).is_file()
+    server.ok("memory_write", kind="page", title="Board-only page", scope="board:export")
+    board = Path(server.ok("graph_export", out=str(tmp_path / "board.html"), scope="board:*"))
+    assert "Board-only page" in board.read_text(encoding="utf-8")
+    assert "Exported decision" not in board.read_text(encoding="utf-8")
+    assert "invalid scope" in server.error("graph_export", scope="team")
 
 
 def test_ryvem_mcp_with_graph_arguments_runs_the_cli_and_help_explains_both_modes() -> None:

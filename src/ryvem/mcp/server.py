@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import json
 import sys
 import threading
@@ -38,8 +37,8 @@ from pydantic import Field, ValidationError
 
 from ryvem import workspace
 from ryvem.domain.model import NodeVersion
-from ryvem.domain.scopes import GLOBAL, parse_scope
-from ryvem.errors import InvalidInput, RyvemError
+from ryvem.domain.scopes import parse_scope, parse_scope_filter
+from ryvem.errors import RyvemError
 from ryvem.repositories import GraphRepository, open_repository
 from ryvem.service import Service
 from ryvem.settings import Settings
@@ -479,19 +478,17 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
         ] = None,
         scope: Annotated[
             str | None,
-            Field(description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>'). "
-                  "Omit for every scope."),
+            Field(description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>') or "
+                  "shape ('repo:*', 'board:*'). Omit for every scope."),
         ] = None,
     ) -> CallToolResult:
-        try:
-            export = importlib.import_module("ryvem.export")
-            write_export = export.write_export
-        except (ImportError, AttributeError):
-            raise InvalidInput("graph export is unavailable in this build of ryvem") from None
+        from ryvem.export import write_export  # loaded on first use: the page assets
+
+        if scope is not None:
+            parse_scope_filter(scope)  # a bad scope fails before the store is opened
         out_path = Path(out).expanduser() if out else store.settings().data_dir / "graph.html"
-        svc = Service(store.repo(), default_scope=GLOBAL if scope is None else parse_scope(scope))
-        written = write_export(svc, out_path.absolute(), scope=scope)
-        return _ok(str(Path(written if written is not None else out_path).absolute()))
+        # Every scope is read, so the working directory's default scope does not matter.
+        return _ok(str(write_export(Service(store.repo()), out_path.absolute(), scope=scope)))
 
     return server
 
