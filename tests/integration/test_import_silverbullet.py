@@ -1,0 +1,138 @@
+"""The real corpus: SilverBullet's documentation (277 pages, MIT) imported and checked by hand.
+
+The corpus sits beside the repository in ``../shared/corpora/silverbullet`` (here and in CI)
+and is never copied into it. Every link pinned below was verified by reading the markdown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ryvem.domain.traversal import discovered_refs
+from ryvem.repositories.sqlite import SqliteRepository
+from ryvem.service import Service
+from ryvem.vault import ImportSummary, import_vault
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+CORPUS = SHARED / "corpora" / "silverbullet"
+
+pytestmark = pytest.mark.skipif(
+    not SHARED.is_dir(), reason=f"the shared corpora folder {SHARED} does not exist here"
+)
+
+
+def digest(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, ImportSummary]]:
+    """The corpus imported once into a fresh SQLite store."""
+    repo = SqliteRepository.open(tmp_path_factory.mktemp("sb") / "ryvem.db")
+    service = Service(repo)
+    try:
+        yield service, import_vault(service, CORPUS)
+    finally:
+        repo.close()
+
+
+def outs(service: Service, ref: str) -> set[str]:
+    return set(discovered_refs(service.get(ref).entity, service.traverse(ref)))
+
+
+def ins(service: Service, ref: str) -> set[str]:
+    return set(discovered_refs(service.get(ref).entity, service.traverse(ref, direction="in")))
+
+
+def test_the_corpus_imports_cleanly_one_page_per_markdown_file(
+    imported: tuple[Service, ImportSummary],
+) -> None:
+    """Every .md file becomes a page, with no file skipped and no problem reported."""
+    service, summary = imported
+    markdown = [p for p in CORPUS.rglob("*.md") if not any(s.startswith(".") for s in p.parts)]
+    assert len(markdown) == 277
+    assert (summary.files, summary.created, summary.skipped) == (277, 277, 0)
+    assert summary.problems == []
+    assert service.stats().kinds == {"page": 277}
+    assert summary.links_resolved > 900
+
+
+def test_importing_leaves_the_corpus_byte_identical(tmp_path: Path) -> None:
+    """Two imports later, every file in the corpus hashes exactly as before."""
+    before = digest(CORPUS)
+    with SqliteRepository.open(tmp_path / "ryvem.db") as repo:
+        service = Service(repo)
+        import_vault(service, CORPUS)
+        again = import_vault(service, CORPUS, retire_missing=True)
+    assert (again.unchanged, again.created, again.retired) == (277, 0, 0)
+    assert digest(CORPUS) == before
+
+
+def test_architecture_links_to_its_fifteen_components_sync_and_http_api(
+    imported: tuple[Service, ImportSummary],
+) -> None:
+    """Architecture.md: aliases, lists and a [[#self]] link; the mermaid fence links nowhere."""
+    service, _ = imported
+    components = {
+        "Client", "Client Bundle Cache", "Datastore", "Editor", "Events", "File System API",
+        "Plugs", "Runtime Manager", "Server", "Service Worker", "Services", "Space Files",
+        "Space Lua", "Synced Files", "Syscalls",
+    }
+    assert outs(service, "Architecture") == {f"Architecture/{c}" for c in components} | {
+        "Sync", "HTTP API",
+    }
+
+
+def test_link_page_links_only_outside_its_code_spans(
+    imported: tuple[Service, ImportSummary],
+) -> None:
+    """Link.md: examples in backticks and self links make no edge; @positions stay dangling."""
+    service, _ = imported
+    assert outs(service, "Link") == {"Names", "Paths", "SilverBullet", "Meta Page"}
+    assert service.unresolved("Link") == ["changelog@123", "changelog@l12c42"]
+    page = service.get("Link")
+    assert page.title == "Internal links"
+    assert page.data["tags"] == "glossary"
+    assert not page.body.startswith("---")
+
+
+def test_frontmatter_has_twenty_backlinks(imported: tuple[Service, ImportSummary]) -> None:
+    """Every page writing [[Frontmatter]] or [[Frontmatter#…]] links to it, and no other."""
+    service, _ = imported
+    assert ins(service, "Frontmatter") == {
+        "API/js", "Attribute", "Best Practices", "CHANGELOG", "Completion",
+        "Guide/Task Management", "Knowledge Base", "Library/Development", "Manual",
+        "Markdown/Anchor", "Markdown/Extensions", "Metadata", "Migrate from v1", "Object/page",
+        "Page Decorations", "Schema", "Share", "SilverBullet", "Slash Templates", "YAML",
+    }
+
+
+def test_page_picker_has_seventeen_backlinks(imported: tuple[Service, ImportSummary]) -> None:
+    """Page Picker's backlinks, its own self-link excluded."""
+    service, _ = imported
+    assert ins(service, "Page Picker") == {
+        "Anything Picker", "Aspiring Pages", "CHANGELOG", "Command Palette", "Full Text Search",
+        "Knowledge Base", "Manual", "Markdown/Anchor", "Meta Page", "Meta Picker", "Object",
+        "Object Index", "Object/anchor", "Page", "Page Decorations", "SilverBullet", "Top Bar",
+    }
+
+
+def test_a_two_hop_walk_crosses_architecture_client(
+    imported: tuple[Service, ImportSummary],
+) -> None:
+    """Architecture/Client.md links to Server, Service Worker and HTTP API: hop 2 shows them."""
+    service, _ = imported
+    steps = service.traverse("Architecture", depth=2)
+    assert {s.dst.ref for s in steps if s.hop == 2 and s.src.ref == "Architecture/Client"} == {
+        "Architecture/Server", "Architecture/Service Worker", "HTTP API",
+    }
+    assert {s.src.ref for s in steps if s.hop == 2} <= {s.dst.ref for s in steps if s.hop == 1}
+    assert all(s.direction == "out" and s.rel == "links" for s in steps)
