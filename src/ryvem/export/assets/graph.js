@@ -501,7 +501,7 @@
       btn.type = "button";
       btn.dataset.id = other.id;
       btn.appendChild(el("span", "rel", (out ? "→ " : "← ") + e.rel + (e.current ? "" : " (ended)")));
-      btn.appendChild(document.createTextNode(other.t));
+      btn.appendChild(document.createTextNode(" " + other.t));
       btn.title = other.k + " · " + other.s;
       li.appendChild(btn);
       conn.appendChild(li);
@@ -814,6 +814,11 @@
     view: function () { return { x: view.x, y: view.y, k: view.k }; },
     screenPos: screenPos,
     visibleIds: function () { return visNodes.map(function (n) { return n.id; }); },
+    positions: function () {
+      var out = {};
+      visNodes.forEach(function (n) { out[n.id] = [n.x, n.y]; });
+      return out;
+    },
     matches: function () {
       if (!matches) return [];
       var out = [];

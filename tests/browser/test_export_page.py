@@ -1,0 +1,290 @@
+"""The exported page in a real headless Chromium, loaded from disk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import XSS_TITLE, Sample
+from .pagehelp import click_node, hook, next_frame, screenshot, spread, wait_until
+
+pytestmark = pytest.mark.browser
+
+SETTLED = "() => window.__ryvem.settled()"
+
+
+def counts_text(page: Any) -> str:
+    return str(page.inner_text("#counts"))
+
+
+def pixel(page: Any, version_id: str) -> list[int]:
+    """The canvas pixel (RGBA) at the centre of a node."""
+    return list(
+        page.evaluate(
+            """(id) => {
+                const c = document.getElementById('graph'), r = c.getBoundingClientRect();
+                const p = window.__ryvem.screenPos(id), d = window.devicePixelRatio || 1;
+                const px = c.getContext('2d').getImageData(
+                    Math.round((p.x - r.left) * d), Math.round((p.y - r.top) * d), 1, 1).data;
+                return Array.from(px);
+            }""",
+            version_id,
+        )
+    )
+
+
+def test_the_page_loads_from_disk_with_no_request_no_console_error_and_no_dialog(
+    sample: Sample, open_page: Any
+) -> None:
+    """Loading the file fetches nothing but itself, logs no error and opens no dialog."""
+    w = open_page(sample.url)
+    screenshot(w.page, "overview-light")
+    assert w.requests == [sample.url]
+    assert w.console_errors == []
+    assert w.dialogs == []
+
+
+def test_the_header_counts_the_current_nodes_and_edges(sample: Sample, open_page: Any) -> None:
+    """The header shows `N nodes · M edges` for what is drawn: current rows only at first."""
+    w = open_page(sample.url)
+    assert counts_text(w.page) == "5 nodes · 5 edges"
+    assert hook(w.page, "counts") == {"nodes": 5, "edges": 5}
+    assert hook(w.page, "totals") == {"nodes": 7, "edges": 6}
+
+
+def test_untrusted_text_runs_no_script_and_shows_as_text(sample: Sample, open_page: Any) -> None:
+    """Script tags, onerror handlers and javascript: links in a node stay inert text."""
+    w = open_page(sample.url)
+    click_node(w.page, sample.ids["xss"])
+    wait_until(w.page, "() => !document.getElementById('panel').hidden")
+    page = w.page
+    assert page.inner_text("#p-title") == XSS_TITLE
+    body = page.inner_text("#p-body")
+    assert "<script>window.__pwned = 'script'" in body
+    assert "<img src=x onerror=" in body
+    assert "[click me](javascript:" in body
+    assert page.locator("#p-body script, #p-body img, #p-body iframe").count() == 0
+    hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+    assert hrefs, "the body's one safe link (the image) should be an anchor"
+    assert all(h.startswith(("https:", "http:", "mailto:", "#")) for h in hrefs), hrefs
+    assert page.locator("#p-body a.img").get_attribute("href") == "https://example.invalid/pic.png"
+    page.click("#p-body >> text=raw anchor")
+    page.click("#p-body >> text=click me")
+    assert page.evaluate("() => window.__pwned === undefined")
+    assert w.dialogs == []
+    assert w.console_errors == []
+    assert w.requests == [sample.url]
+
+
+def test_clicking_a_node_opens_its_panel_with_rendered_markdown(
+    sample: Sample, open_page: Any
+) -> None:
+    """A click on the canvas opens the node: title, rendered markdown, data summary."""
+    w = open_page(sample.url)
+    page = w.page
+    assert page.is_hidden("#panel")
+    click_node(page, sample.ids["latency"])
+    assert hook(page, "selected") == sample.ids["latency"]
+    assert page.is_visible("#panel")
+    assert page.inner_text("#p-title") == "Latency budget"
+    assert page.inner_text("#p-body h1") == "Latency"
+    items = page.locator("#p-body li").all_inner_texts()
+    assert items == ["p99 under 50 ms", "measured at the edge"]
+    assert page.inner_text("#p-body code") == "bench/"
+    click_node(page, sample.ids["cache"])
+    assert page.inner_text("#p-body strong") == "overkill"
+    assert page.locator("#p-data dt").all_inner_texts() == ["owner", "status"]
+    assert page.locator("#p-data dd").all_inner_texts() == ["ana", "accepted"]
+    screenshot(page, "node-panel")
+
+
+def test_the_panel_walks_the_supersede_chain_in_a_history_timeline(
+    sample: Sample, open_page: Any
+) -> None:
+    """A superseded node's panel lists every version, tagged, with timestamps."""
+    w = open_page(sample.url)
+    page = w.page
+    click_node(page, sample.ids["cache"])
+    items = page.locator("#p-history li")
+    assert items.count() == 2
+    assert items.nth(0).locator(".tag").inner_text() == "superseded"
+    assert "Cache with Redis" in items.nth(0).inner_text()
+    assert items.nth(1).locator(".tag").inner_text() == "current"
+    assert "Cache in process" in items.nth(1).inner_text()
+    assert all("Z" in t for t in page.locator("#p-history time").all_inner_texts())
+    click_node(page, sample.ids["latency"])
+    assert page.is_hidden("#p-history"), "a node without predecessors has no timeline"
+    click_node(page, sample.ids["cache"])
+    page.click("#p-history li >> nth=0 >> button")
+    assert hook(page, "selected") == sample.ids["cache_v1"]
+    assert page.is_checked("#history"), "visiting an old version brings History in"
+    assert page.inner_text("#p-meta .tag") == "superseded"
+
+
+def test_clicking_a_connection_or_a_wikilink_navigates_to_it(
+    sample: Sample, open_page: Any
+) -> None:
+    """The panel's connections and [[links]] select and centre the node they name."""
+    w = open_page(sample.url)
+    page = w.page
+    click_node(page, sample.ids["metrics"])
+    conns = page.locator("#p-connections button").all_inner_texts()
+    assert sorted(conns) == sorted([
+        "→ depends-on Cache in process", "→ links Cache in process", "→ links Latency budget",
+    ])
+    page.click("#p-connections button:has-text('depends-on')")
+    assert hook(page, "selected") == sample.ids["cache"]
+    assert page.inner_text("#p-title") == "Cache in process"
+    assert hook(page, "centred") == sample.ids["cache"]
+    page.click("#p-body a.wikilink")
+    assert hook(page, "selected") == sample.ids["latency"]
+
+
+def test_search_dims_the_rest_and_enter_centres_the_strongest_match(
+    sample: Sample, open_page: Any
+) -> None:
+    """`/` focuses search; matches stay lit, others dim; Enter centres; Esc clears."""
+    w = open_page(sample.url)
+    page = w.page
+    other = sample.ids["metrics"]
+    before = pixel(page, other)
+    page.keyboard.press("/")
+    assert page.evaluate("() => document.activeElement.id") == "search"
+    page.keyboard.type("latency budget")
+    assert hook(page, "matches") == [sample.ids["latency"]]
+    next_frame(page)
+    dimmed = pixel(page, other)
+    lit = pixel(page, sample.ids["latency"])
+    bg = [247, 247, 245]
+    assert sum(abs(a - b) for a, b in zip(dimmed[:3], bg, strict=True)) < sum(
+        abs(a - b) for a, b in zip(before[:3], bg, strict=True)
+    ) / 3, (before, dimmed)
+    assert sum(abs(a - b) for a, b in zip(lit[:3], bg, strict=True)) > 150, lit
+    page.keyboard.press("Enter")
+    assert hook(page, "centred") == sample.ids["latency"]
+    pos = hook(page, "screenPos", sample.ids["latency"])
+    box = page.locator("#graph").bounding_box()
+    assert abs(pos["x"] - (box["x"] + box["width"] / 2)) < 1
+    assert abs(pos["y"] - (box["y"] + box["height"] / 2)) < 1
+    page.keyboard.press("Escape")
+    assert page.input_value("#search") == ""
+    assert hook(page, "matches") == []
+
+
+def test_toggling_a_kind_or_history_changes_the_header_count(
+    sample: Sample, open_page: Any
+) -> None:
+    """The legend hides a kind; History adds superseded and retired versions as ghosts."""
+    w = open_page(sample.url)
+    page = w.page
+    legend = page.locator("#legend button[data-kind='decision']")
+    assert legend.locator(".count").inner_text() == "1"
+    legend.click()
+    assert counts_text(page) == "4 nodes · 2 edges"
+    legend.click()
+    assert counts_text(page) == "5 nodes · 5 edges"
+    page.check("#history")
+    assert counts_text(page) == "7 nodes · 6 edges"
+    assert legend.locator(".count").inner_text() == "2"
+    assert sample.ids["old"] in hook(page, "visibleIds")
+    page.uncheck("#history")
+    assert counts_text(page) == "5 nodes · 5 edges"
+
+
+def test_the_scope_selector_narrows_to_one_scope(sample: Sample, open_page: Any) -> None:
+    """Choosing board:ideas leaves only that board's node."""
+    w = open_page(sample.url)
+    page = w.page
+    options = page.locator("#scope option").all_inner_texts()
+    assert options == ["All scopes", "board:ideas", "global"]
+    page.select_option("#scope", "board:ideas")
+    assert counts_text(page) == "1 nodes · 0 edges"
+    assert hook(page, "visibleIds") == [sample.ids["idea"]]
+    page.select_option("#scope", "*")
+    assert counts_text(page) == "5 nodes · 5 edges"
+
+
+def test_the_theme_follows_the_system_and_the_toggle_switches_it(
+    sample: Sample, open_page: Any
+) -> None:
+    """A dark system preference starts dark; the toggle turns the page light."""
+    w = open_page(sample.url, color_scheme="dark")
+    page = w.page
+    bg = "() => getComputedStyle(document.body).backgroundColor"
+    assert hook(page, "theme") == "dark"
+    dark_bg = page.evaluate(bg)
+    screenshot(page, "overview-dark")
+    page.click("#theme")
+    assert hook(page, "theme") == "light"
+    assert page.evaluate(bg) != dark_bg
+    assert open_page(sample.url, color_scheme="light").page.evaluate(
+        "() => window.__ryvem.theme()"
+    ) == "light"
+
+
+def test_the_gear_opens_live_sliders_that_change_and_reheat_the_simulation(
+    sample: Sample, open_page: Any
+) -> None:
+    """Each force slider is live: moving it changes the parameter and re-heats the layout."""
+    w = open_page(sample.url)
+    page = w.page
+    assert page.is_hidden("#settings")
+    page.click("#gear")
+    assert page.is_visible("#settings")
+    labels = page.locator("#sliders label").all_inner_texts()
+    names = [label.splitlines()[0].strip() for label in labels]
+    assert [n.rstrip("0123456789.").strip() for n in names] == [
+        "Repulsion", "Link distance", "Link strength", "Gravity", "Collision", "Friction",
+    ]
+    start = hook(page, "sim")
+    assert not start["running"]
+    compact = spread(page)
+    page.locator("#s-repulsion").fill("400")
+    sim = hook(page, "sim")
+    assert sim["params"]["repulsion"] == 400
+    wait_until(page, SETTLED)
+    # Re-heated to alpha 0.5, the layout runs ~200 more ticks before it cools below 0.001.
+    assert hook(page, "sim")["ticks"] - start["ticks"] > 150, "moving a slider re-heats"
+    assert spread(page) > compact * 1.3, "more repulsion spreads the nodes out"
+    for slider, value, param in [
+        ("#s-link-distance", "200", "linkDistance"),
+        ("#s-link-strength", "0.5", "linkStrength"),
+        ("#s-gravity", "0.2", "gravity"),
+        ("#s-collision", "0.3", "collision"),
+        ("#s-friction", "0.8", "friction"),
+    ]:
+        page.locator(slider).fill(value)
+        assert hook(page, "sim")["params"][param] == float(value)
+    page.click("#reset")
+    assert hook(page, "sim")["params"] == start["defaults"]
+    assert page.input_value("#s-repulsion") == str(start["defaults"]["repulsion"])
+
+
+def test_dragging_moves_a_node_and_the_canvas_pans_and_zooms(
+    sample: Sample, open_page: Any
+) -> None:
+    """Drag a node to move it, drag empty canvas to pan, scroll to zoom."""
+    w = open_page(sample.url)
+    page = w.page
+    node = sample.ids["idea"]
+    p = hook(page, "screenPos", node)
+    page.mouse.move(p["x"], p["y"])
+    page.mouse.down()
+    page.mouse.move(p["x"] + 60, p["y"] + 40, steps=5)
+    next_frame(page)
+    moved = hook(page, "screenPos", node)
+    assert abs(moved["x"] - (p["x"] + 60)) < 2 and abs(moved["y"] - (p["y"] + 40)) < 2
+    page.mouse.up()
+    assert hook(page, "selected") is None, "a drag is not a click"
+    wait_until(page, SETTLED)
+    view = hook(page, "view")
+    page.mouse.move(5, 790)
+    page.mouse.down()
+    page.mouse.move(105, 740, steps=4)
+    page.mouse.up()
+    panned = hook(page, "view")
+    assert (round(panned["x"] - view["x"]), round(panned["y"] - view["y"])) == (100, -50)
+    page.mouse.move(640, 400)
+    page.mouse.wheel(0, -300)
+    wait_until(page, f"() => window.__ryvem.view().k > {panned['k']}")
