@@ -84,7 +84,9 @@ def _os_error(exc: OSError, where: str) -> errors.RyvemError:
     """Creating the store's folder or file failed."""
     reason = exc.strerror or str(exc)
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return errors.StoreReadOnly(f"cannot create {where}: {reason}; nothing was written")
+        return errors.StoreReadOnly(
+            f"cannot create {where}: its folder is read-only ({reason}); nothing was written"
+        )
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return errors.StoreFull(f"cannot create {where}: {reason}")
     return errors.BackendUnavailable(f"cannot open {where}: {reason}")
@@ -289,7 +291,6 @@ def _insert_versions(
 ) -> int:
     # `ignore` skips rows whose id exists (a re-run copy); any other constraint still fails.
     tail_sql = " ON CONFLICT(id) DO NOTHING" if ignore else ""
-    before = conn.total_changes
     rows = []
     for v in versions:
         norm = normalize(v.key) if v.key is not None else None
@@ -301,13 +302,14 @@ def _insert_versions(
                 v.superseded_by, v.supersedes, v.retired_reason,
             )
         )
-    conn.executemany(
+    # rowcount counts the rows this statement inserted; total_changes would also count the
+    # FTS5 trigger's writes.
+    inserted = conn.executemany(
         "INSERT INTO nodes (id, entity, kind, scope, key, key_norm, key_tail, title, body, data,"
         " valid_from, valid_to, superseded_by, supersedes, retired_reason)"
         f" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?){tail_sql}",
         rows,
-    )
-    inserted = conn.total_changes - before
+    ).rowcount
     link_rows = [(v.id, t, tail(t)) for v, ts in zip(versions, targets, strict=True) for t in ts]
     if link_rows:
         conn.executemany(
