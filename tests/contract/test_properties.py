@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import BACKENDS, open_backend
-from ryvem.domain.model import SUPERSEDES
+from ryvem.domain.model import SUPERSEDES, NodeVersion
 from ryvem.domain.timeutil import Clock
 from ryvem.errors import Conflict, NotFound
 from ryvem.service import Service
@@ -48,13 +48,16 @@ class Expected:
     current: str | None = None
 
 
-def apply(svc: Service, ops: list[tuple[str, int, str]]) -> list[Expected]:
+def apply(
+    svc: Service, ops: list[tuple[str, int, str]], seen: dict[str, NodeVersion]
+) -> list[Expected]:
     model = [Expected() for _ in IDENTITIES]
     for n, (op, i, title) in enumerate(ops):
         kind, key, scope = IDENTITIES[i]
         exp = model[i]
         if op == "write":
             v = svc.write(kind, title, key=key, scope=scope)
+            seen[v.id] = v
             if exp.current != title:
                 exp.versions.append((title, False))
                 exp.current = title
@@ -69,9 +72,15 @@ def apply(svc: Service, ops: list[tuple[str, int, str]]) -> list[Expected]:
     return model
 
 
-def check(svc: Service, model: list[Expected]) -> None:
+def check(svc: Service, model: list[Expected], seen: dict[str, NodeVersion]) -> None:
     repo = svc.repo
     versions = [v for batch in repo.iter_versions() for v, _ in batch]
+    stored = {v.id: v for v in versions}
+    for vid, written in seen.items():  # nothing is ever deleted or edited
+        kept = stored[vid]
+        assert (kept.title, kept.entity, kept.valid_from, kept.supersedes) == (
+            written.title, written.entity, written.valid_from, written.supersedes
+        )
     sup_edges = {(e.src, e.dst) for b in repo.iter_edges() for e in b if e.rel == SUPERSEDES}
     want_edges: set[tuple[str, str]] = set()
     for (kind, key, scope), exp in zip(IDENTITIES, model, strict=True):
@@ -123,7 +132,8 @@ def test_random_writes_and_retires_keep_one_current_row_and_complete_chains(
         repo = open_backend(backend, request, where)  # a fresh, empty store per example
         try:
             svc = Service(repo, clock=FrozenClock() if frozen else None)
-            check(svc, apply(svc, ops))
+            seen: dict[str, NodeVersion] = {}
+            check(svc, apply(svc, ops, seen), seen)
         finally:
             repo.close()
 

@@ -394,3 +394,23 @@ def test_driver_errors_reach_callers_only_as_ryvem_errors(tmp_path: Path) -> Non
             Service(ro).write("task", "T", key="t")
         assert "\n" not in str(info.value)
         assert ro.get_identity(("task", "t", "global"), None) is None
+
+
+def test_the_default_file_lives_in_ryvem_data_dir_and_is_created_on_first_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """open_repository puts dev.db in $RYVEM_DATA_DIR, creating the folder on first use."""
+    from ryvem.repositories import open_repository
+    from ryvem.settings import Settings
+
+    data_dir = tmp_path / "not" / "yet"
+    monkeypatch.setenv("RYVEM_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("RYVEM_BACKEND", raising=False)
+    repo = open_repository(Settings.from_env())
+    try:
+        assert repo.backend == "sqlite"
+        Service(repo).write("task", "T", key="t")
+    finally:
+        repo.close()
+    assert (data_dir / "dev.db").is_file()
+    assert scalar(data_dir / "dev.db", "SELECT count(*) FROM nodes") == 1
