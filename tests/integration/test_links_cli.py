@@ -1,0 +1,192 @@
+"""``ryvem graph links`` and ``ryvem graph import``, run as the real console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
+VAULT = Path(__file__).resolve().parent.parent / "fixtures" / "vault"
+HOME_LINKS = {
+    "Alpha", "notes/Beta", "notes/deep/Gamma", "Diagram", "Library", "Topic Notes", "My Page",
+    "Café", "projects/x/Topic",
+}
+ALPHA_BACKLINKS = {"Home", "notes/Beta", "archive/old/Alpha", "broken-front-matter"}
+STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop"}
+
+
+@dataclass(frozen=True)
+class Result:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.out.splitlines()
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+class Cli:
+    """``ryvem graph …`` outside any git tree (scope global) with a private data dir."""
+
+    def __init__(self, cwd: Path) -> None:
+        assert RYVEM is not None, "the ryvem console script is not installed next to python"
+        self.cwd = cwd
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+        self.env["RYVEM_DATA_DIR"] = str(cwd / "data")
+
+    def __call__(self, *args: str) -> Result:
+        p = subprocess.run(
+            [str(RYVEM), "graph", *args], cwd=self.cwd, env=self.env, capture_output=True,
+            timeout=120, check=False,
+        )
+        return Result(p.returncode, p.stdout.decode(), p.stderr.decode())
+
+    def ok(self, *args: str) -> Result:
+        r = self(*args)
+        assert r.code == 0, f"ryvem graph {' '.join(args)} → {r.code}: {r.err}"
+        return r
+
+
+def assert_fails(r: Result, code: int, fragment: str) -> None:
+    """One error line naming the problem, nothing on stdout, the given exit code."""
+    assert r.code == code, (r.code, r.err)
+    assert r.out == ""
+    assert r.err.startswith("error: ") and r.err.count("\n") == 1, r.err
+    assert fragment in r.err
+    assert "Traceback" not in r.err
+
+
+@pytest.fixture(scope="module")
+def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
+    """A CLI whose store holds the fixture vault, imported once."""
+    c = Cli(tmp_path_factory.mktemp("links-cli"))
+    c.ok("import", str(VAULT))
+    return c
+
+
+def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> None:
+    """The summary counts pages and links; bad front matter warns on stderr; no progress bar."""
+    c = Cli(tmp_path)
+    first = c.ok("import", str(VAULT))
+    assert first.lines == [
+        f"imported 15 pages from {VAULT} into global: 15 created, 0 superseded, "
+        "0 unchanged, 0 retired",
+        "links: 18 resolved, 1 unresolved",
+        "unresolved:",
+        "  Home -> not yet written",
+    ]
+    assert sorted(first.err.splitlines()) == [
+        "warning: broken-front-matter.md: invalid front matter at line 3 (did not find "
+        "expected ',' or ']'); kept as body text",
+        "warning: list-front-matter.md: front matter is a YAML list, not a mapping; kept as "
+        "body text",
+    ]
+    again = c.ok("import", str(VAULT), "--json").json()
+    assert (again["created"], again["unchanged"], again["pages"]) == (0, 15, 15)
+    assert again["links"] == {"resolved": 18, "unresolved": 1}
+
+
+def test_import_refuses_a_missing_folder_or_bad_kind_and_writes_nothing(tmp_path: Path) -> None:
+    """A missing DIR or an invalid --kind is one error line, exit 2, and an empty store."""
+    c = Cli(tmp_path)
+    assert_fails(c("import", str(tmp_path / "nowhere")), 2, "no such directory")
+    assert_fails(c("import", str(VAULT / "Home.md")), 2, "not a directory")
+    assert_fails(c("import", str(VAULT), "--kind", "Bad Kind"), 2, "invalid kind")
+    assert_fails(c("import", str(VAULT), "--scope", "nope"), 2, "invalid scope")
+    assert c.ok("stats", "--json").json()["current_rows"] == 0
+
+
+def test_links_prints_what_a_page_links_to_once_each(cli: Cli) -> None:
+    """The default walk prints each linked page's key once, one per line."""
+    lines = cli.ok("links", "Home").lines
+    assert set(lines) == HOME_LINKS and len(lines) == len(HOME_LINKS)
+
+
+def test_backlinks_print_who_links_here(cli: Cli) -> None:
+    """--backlinks lists the pages linking to the node."""
+    assert set(cli.ok("links", "Alpha", "--backlinks").lines) == ALPHA_BACKLINKS
+    assert set(cli.ok("links", "Alpha", "--direction", "in").lines) == ALPHA_BACKLINKS
+
+
+def test_both_lists_out_neighbours_before_in_neighbours(cli: Cli) -> None:
+    """For both, the page Alpha links to comes first, then those linking to it, de-duplicated."""
+    lines = cli.ok("links", "Alpha", "--direction", "both").lines
+    assert lines[0] == "Home"
+    assert set(lines[1:]) == ALPHA_BACKLINKS - {"Home"} and len(lines) == 4
+
+
+def test_json_gives_edge_records_with_exactly_the_documented_keys(cli: Cli) -> None:
+    """--json prints edge records: type, hemisphere, from, to, rel, direction, hop."""
+    records = cli.ok("links", "Alpha", "--direction", "both", "--json").json()
+    assert all(set(r) == STEP_KEYS for r in records)
+    assert records[0] == {
+        "type": "edge", "hemisphere": "knowledge", "from": "Alpha", "to": "Home",
+        "rel": "links", "direction": "out", "hop": 1,
+    }
+    assert {r["from"] for r in records if r["direction"] == "in"} == ALPHA_BACKLINKS
+    assert {r["to"] for r in records[1:]} == {"Alpha"}
+
+
+def test_depth_walks_further_and_is_clamped(cli: Cli) -> None:
+    """--depth 2 reaches pages two hops away; 0 and -3 act as 1, 11 as 10."""
+    one = cli.ok("links", "notes/Beta").lines
+    assert set(one) == {"Alpha", "notes/deep/Gamma"}
+    two = cli.ok("links", "notes/Beta", "--depth", "2", "--json").json()
+    assert {(r["from"], r["to"], r["hop"]) for r in two if r["hop"] == 2} == {("Alpha", "Home", 2)}
+    assert cli.ok("links", "notes/Beta", "--depth", "0").lines == one
+    assert cli.ok("links", "notes/Beta", "--depth", "-3").lines == one
+    deepest = cli.ok("links", "notes/Beta", "--depth", "10").out
+    assert cli.ok("links", "notes/Beta", "--depth", "11").out == deepest
+
+
+def test_rel_narrows_and_unresolved_lists_dangling_targets(cli: Cli) -> None:
+    """--rel keeps only that edge type; --unresolved prints the targets that name no page."""
+    assert cli.ok("links", "Home", "--rel", "depends-on").out == ""
+    assert set(cli.ok("links", "Home", "--rel", "links").lines) == HOME_LINKS
+    assert cli.ok("links", "Home", "--unresolved").lines == ["not yet written"]
+    assert cli.ok("links", "Alpha", "--unresolved").out == ""
+
+
+def test_as_of_walks_the_links_valid_then(tmp_path: Path) -> None:
+    """After a file changes, --as-of a time before the re-import shows the old links."""
+    vault = tmp_path / "vault"
+    shutil.copytree(VAULT, vault)
+    c = Cli(tmp_path)
+    c.ok("import", str(vault))
+    before = c.ok("get", "Alpha", "--json").json()["valid_from"]
+    (vault / "Alpha.md").write_text("# Alpha Heading\n\n[[Diagram]] now.\n", "utf-8")
+    c.ok("import", str(vault))
+    assert c.ok("links", "Alpha").lines == ["Diagram"]
+    assert c.ok("links", "Alpha", "--as-of", before).lines == ["Home"]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["Alpha", "--backlinks", "--direction", "in"], 2, "--backlinks means --direction in"),
+        (["Alpha", "--direction", "sideways"], 2, "unknown direction"),
+        (["Alpha", "--depth", "2.5"], 2, "depth must be an integer"),
+        (["Alpha", "--depth", "deep"], 2, "depth must be an integer"),
+        (["Nowhere"], 1, "no node 'Nowhere'"),
+        (["Alpha", "--rel", "Not A Rel"], 2, "invalid rel"),
+        (["Alpha", "--rel", "supersedes"], 2, "supersedes"),
+        (["Alpha", "--as-of", "yesterday-ish"], 2, ""),
+    ],
+)
+def test_bad_requests_fail_with_one_line_and_the_right_exit_code(
+    cli: Cli, args: list[str], code: int, fragment: str
+) -> None:
+    """Ambiguous or malformed walks exit 2, a missing node exits 1; never a traceback."""
+    assert_fails(cli("links", *args), code, fragment)
