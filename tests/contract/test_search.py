@@ -237,3 +237,11 @@ def test_operator_words_are_plain_words(service: Service) -> None:
     assert ids(service.search("NOT cache")) == [worded.id]
     assert ids(service.search("title:cache")) == [worded.id]
     assert sorted(ids(service.search("cache"))) == sorted([plain.id, worded.id])
+
+
+def test_search_as_of_ignores_case_in_any_script(service: Service) -> None:
+    """The as-of fallback matches upper-case non-ASCII text as the current search does."""
+    v1 = service.write("decision", "ÉCOLE ΣΟΦΊΑ", key="k", body="ПРИВЕТ мир")
+    service.write("decision", "Replaced", key="k")
+    for word in ("école", "σοφία", "привет", "ÉCOLE"):
+        assert ids(service.search(word, as_of=v1.valid_from)) == [v1.id], word

@@ -64,6 +64,11 @@ def _translate(exc: sqlite3.Error, where: str) -> errors.RyvemError:
             f"{where} is full: no room left for the write (disk full or size limit reached); "
             "nothing was written"
         )
+    if "disk i/o error" in low:
+        return errors.OperationalError(
+            f"{where}: disk I/O error (is the disk full, the file too large, or the disk "
+            "failing?); the transaction was rolled back"
+        )
     if "locked" in low or "busy" in low:
         return errors.OperationalError(f"{where} is busy (locked by another writer): {msg}")
     if "unable to open" in low or "not a database" in low or "malformed" in low:
@@ -386,6 +391,7 @@ class SqliteRepository:
         read_only = repo.read_only_reason is not None
         try:
             conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            conn.create_function("ryvem_lower", 1, _lower, deterministic=True)
             if not read_only:
                 mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
                 if mode != "wal":
@@ -605,7 +611,11 @@ class SqliteRepository:
         needles = [" ".join(t.words) for t in query.terms]
         for needle in needles:
             pat = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            like_sql += " AND (n.title LIKE ? ESCAPE '\\' OR n.body LIKE ? ESCAPE '\\')"
+            # SQLite's LIKE folds ASCII case only; ryvem_lower folds every script, as FTS5 does.
+            like_sql += (
+                " AND (ryvem_lower(n.title) LIKE ? ESCAPE '\\'"
+                " OR ryvem_lower(n.body) LIKE ? ESCAPE '\\')"
+            )
             like_params += [pat, pat]
         rows = self._read(
             f"SELECT n.id, n.kind, n.scope, n.title, n.body, n.valid_from FROM nodes n "
@@ -754,6 +764,11 @@ class SqliteRepository:
             except sqlite3.Error as e:
                 problems.append(f"fts: {e}")
         return problems
+
+
+def _lower(text: str | None) -> str | None:
+    """``ryvem_lower``: Unicode lower case for the as-of substring search."""
+    return text.lower() if isinstance(text, str) else None
 
 
 def _hit(row: Sequence[Any], *, plain: bool = False) -> SearchHit:
