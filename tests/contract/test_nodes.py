@@ -403,3 +403,42 @@ def test_a_batch_write_commits_every_node_together(
     assert [r.outcome for r in results] == ["superseded", "unchanged", "created"]
     current = sorted((v.key or "", v.title) for v in all_versions(repo) if v.is_current)
     assert current == [("a", "New"), ("b", "Same"), ("c", "Fresh")]
+
+
+# --- references --------------------------------------------------------------------------
+
+
+def test_a_node_is_named_by_id_by_kind_and_key_or_by_a_unique_bare_key(service: Service) -> None:
+    """An id, KIND/KEY and an unambiguous bare key all name the current version."""
+    v1 = service.write("page", "Notes", key="notes/a")
+    v2 = service.write("page", "Notes 2", key="notes/a")
+    assert service.get(v2.id).id == v2.id
+    assert service.get(v1.id).id == v1.id  # an old id names that exact version
+    assert service.get("page/notes/a").id == v2.id
+    assert service.get("notes/a").id == v2.id
+
+
+def test_a_bare_key_shared_by_two_kinds_is_ambiguous(service: Service) -> None:
+    """A bare key naming several current nodes is refused with the candidates listed."""
+    from ryvem.errors import AmbiguousRef
+
+    service.write("task", "T", key="cache")
+    service.write("decision", "D", key="cache")
+    with pytest.raises(AmbiguousRef) as info:
+        service.get("cache")
+    assert sorted(info.value.candidates) == ["decision/cache", "task/cache"]
+    assert service.get("task/cache").kind == "task"
+
+
+@pytest.mark.parametrize("ref", ["", "   "])
+def test_an_empty_reference_is_invalid_input(service: Service, ref: str) -> None:
+    """An empty reference is a usage error, not a lookup."""
+    with pytest.raises(InvalidInput):
+        service.get(ref)
+
+
+def test_an_unknown_reference_is_not_found(service: Service) -> None:
+    """Ids, KIND/KEY and keys that name nothing are NotFound."""
+    for ref in ["0" * 24, "task/none", "none"]:
+        with pytest.raises(NotFound):
+            service.get(ref)
