@@ -183,7 +183,7 @@ def export_html(service: Service, *, scope: str | None = None) -> str:
         raise RuntimeError("an export asset would close its own element")  # a packaging bug
     title = "ryvem graph" if payload["scope"] == "*" else f"ryvem graph · {payload['scope']}"
     parts = {
-        "CSP": escape(_csp(script)),
+        "CSP": escape(_csp(script), quote=False),
         "TITLE": escape(title),
         "CSS": css,
         "DATA": json_for_script(payload),

@@ -21,6 +21,9 @@
       h ^= str.charCodeAt(i);
       h = Math.imul(h, 0x01000193);
     }
+    h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); // murmur3's finaliser spreads near-equal names
+    h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
     return h >>> 0;
   }
   function mulberry32(seed) {

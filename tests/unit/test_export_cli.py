@@ -1,0 +1,87 @@
+"""``ryvem graph export`` run as the real console script, in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ryvem.repositories.sqlite import SqliteRepository
+from ryvem.service import Service
+
+RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
+
+
+def run(data_dir: Path, cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    assert RYVEM is not None, "the ryvem console script is not installed next to python"
+    base = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    base.update({"RYVEM_DATA_DIR": str(data_dir), **env})
+    return subprocess.run(
+        [RYVEM, "graph", "export", *args], cwd=cwd, env=base, capture_output=True, text=True,
+        timeout=60, check=False,
+    )
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """A data directory whose default store holds two nodes in two scopes."""
+    d = tmp_path / "data"
+    repo = SqliteRepository.open(d / "dev.db")
+    try:
+        svc = Service(repo)
+        svc.write("page", "Global page", key="g")
+        svc.write("note", "Board note", key="b", scope="board:x")
+    finally:
+        repo.close()
+    return d
+
+
+def test_export_writes_graph_html_in_the_data_directory_and_prints_its_path(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """Without --out the page lands in the data directory and its path is the only output."""
+    r = run(data_dir, tmp_path)
+    assert r.returncode == 0, r.stderr
+    path = Path(r.stdout.strip())
+    assert path == (data_dir / "graph.html").resolve()
+    html = path.read_text(encoding="utf-8")
+    assert "Global page" in html and "Board note" in html
+    assert r.stderr == ""
+
+
+def test_out_and_scope_choose_the_file_and_narrow_the_graph(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """--out names the file (folders created); --scope keeps one scope."""
+    out = tmp_path / "site" / "board.html"
+    r = run(data_dir, tmp_path, "--out", str(out), "--scope", "board:x")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(out.resolve())
+    html = out.read_text(encoding="utf-8")
+    assert "Board note" in html and "Global page" not in html
+
+
+def test_a_bad_scope_is_one_error_line_and_exit_2(data_dir: Path, tmp_path: Path) -> None:
+    """An invalid --scope fails as invalid input and writes nothing."""
+    r = run(data_dir, tmp_path, "--scope", "nope")
+    assert r.returncode == 2
+    assert r.stderr.startswith("error: invalid scope") and r.stderr.count("\n") == 1
+    assert not (data_dir / "graph.html").exists()
+
+
+def test_open_without_a_browser_says_so_and_still_succeeds(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """--open where no browser can start writes the page, explains, and exits 0."""
+    r = run(
+        data_dir, tmp_path, "--open",
+        BROWSER=str(tmp_path / "no-such-browser"), PATH=str(tmp_path / "empty-bin"),
+        DISPLAY="", WAYLAND_DISPLAY="",
+    )
+    assert r.returncode == 0, r.stderr
+    assert Path(r.stdout.strip()).is_file()
+    assert "no web browser available" in r.stderr
