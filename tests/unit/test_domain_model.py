@@ -1,0 +1,64 @@
+"""Node versions and edges: validity windows, identity, and the JSON record faces print."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from ryvem.domain.model import Edge, NodeVersion
+
+T0 = 1_796_040_000_000_000
+
+
+def version(**kw: object) -> NodeVersion:
+    fields: dict[str, object] = {
+        "id": "a" * 24, "entity": "a" * 24, "kind": "decision", "scope": "global",
+        "key": "cache", "title": "Cache", "valid_from": T0,
+    }
+    fields.update(kw)
+    return NodeVersion(**fields)  # type: ignore[arg-type]  # test helper builds any fields
+
+
+def test_a_window_is_half_open_valid_from_inclusive_valid_to_exclusive() -> None:
+    """valid_at(T) is valid_from <= T < valid_to, for versions and edges alike."""
+    closed = version(valid_to=T0 + 10)
+    assert not closed.valid_at(T0 - 1)
+    assert closed.valid_at(T0) and closed.valid_at(T0 + 9)
+    assert not closed.valid_at(T0 + 10)
+    edge = Edge(id="e" * 24, rel="about", src="a", dst="b", valid_from=T0, valid_to=T0 + 1)
+    assert edge.valid_at(T0) and not edge.valid_at(T0 + 1)
+
+
+def test_a_current_version_is_valid_from_its_start_onwards() -> None:
+    """A null valid_to means current and valid at every later time."""
+    v = version()
+    assert v.is_current and v.valid_at(T0) and v.valid_at(10**17) and not v.valid_at(T0 - 1)
+
+
+def test_identity_and_ref_depend_on_the_key() -> None:
+    """A keyed version has (kind, key, scope) and is named by its key; unkeyed by its id."""
+    keyed = version(scope="board:x")
+    assert keyed.identity == ("decision", "cache", "board:x") and keyed.ref == "cache"
+    unkeyed = version(key=None)
+    assert unkeyed.identity is None and unkeyed.ref == "a" * 24
+
+
+def test_the_record_prints_times_as_iso_8601_with_z() -> None:
+    """record() is the JSON node every face prints, with ISO times and every field."""
+    rec = version(valid_to=T0 + 1, superseded_by="b" * 24, data={"x": 1}).record()
+    assert rec["valid_from"] == "2026-11-30T12:00:00.000000Z"
+    assert rec["valid_to"] == "2026-11-30T12:00:00.000001Z"
+    assert rec["superseded_by"] == "b" * 24 and rec["data"] == {"x": 1}
+    assert set(rec) == {"id", "entity", "kind", "key", "scope", "title", "body", "data",
+                        "valid_from", "valid_to", "superseded_by", "supersedes",
+                        "retired_reason"}
+    assert version().record()["valid_to"] is None
+
+
+def test_versions_are_frozen_and_reject_unknown_fields() -> None:
+    """A version cannot be edited in place or carry fields the model does not know."""
+    v = version()
+    with pytest.raises(ValidationError):
+        v.title = "changed"  # type: ignore[misc]  # assigning to a frozen model on purpose
+    with pytest.raises(ValidationError):
+        version(colour="red")
