@@ -1,0 +1,288 @@
+"""The Neo4j adapter on a real server: what the shared contract suite cannot say on its own.
+
+Query hygiene (hostile strings never reach Cypher; every parameter is named in its file's
+header), the schema the store enforces, concurrent writers of one identity, driver errors as
+one-line ryvem errors, and the variable-length peer of the level-by-level walk.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from conftest import Neo4jServer, open_backend
+from ryvem import cypher
+from ryvem.domain.model import SUPERSEDES
+from ryvem.errors import BackendUnavailable, IntegrityError, InvalidInput
+from ryvem.repositories.neo4j import Neo4jRepository
+from ryvem.service import Service
+
+RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
+HOSTILE = [
+    "decision` DETACH DELETE n //",
+    "x}) MATCH (n) DETACH DELETE n //",
+    "Current",
+    "a:b",
+    "a' OR 1=1 --",
+    "kind\nMATCH (n) DETACH DELETE n",
+    "",
+]
+
+
+@pytest.fixture
+def neo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Neo4jRepository]:
+    """An empty Neo4j repository on the session's server."""
+    repo = open_backend("neo4j", request, tmp_path)
+    assert isinstance(repo, Neo4jRepository)
+    try:
+        yield repo
+    finally:
+        repo.close()
+
+
+@pytest.fixture
+def svc(neo: Neo4jRepository) -> Service:
+    """A service over an empty Neo4j repository."""
+    return Service(neo)
+
+
+def version_count(repo: Neo4jRepository) -> int:
+    return sum(len(batch) for batch in repo.iter_versions())
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# --- query hygiene --------------------------------------------------------------------------
+
+
+def test_hostile_kind_rel_and_scope_strings_are_refused_before_any_query(svc: Service) -> None:
+    """Kinds, rels and scopes that are not slugs raise InvalidInput and change nothing."""
+    a = svc.write("decision", "A", key="a")
+    b = svc.write("decision", "B", key="b")
+    before = version_count(svc.repo)  # type: ignore[arg-type]
+    for bad in HOSTILE:
+        with pytest.raises(InvalidInput):
+            svc.write(bad, "T", key="k")
+        with pytest.raises(InvalidInput):
+            svc.write("decision", "T", key="k", scope=bad)
+        with pytest.raises(InvalidInput):
+            svc.link("a", "b", bad)
+        with pytest.raises(InvalidInput):
+            svc.search("a", kinds=[bad])
+        with pytest.raises(InvalidInput):
+            svc.search("a", scope=bad)
+        with pytest.raises(InvalidInput):
+            svc.traverse("a", rels=[bad])
+    assert version_count(svc.repo) == before  # type: ignore[arg-type]
+    assert svc.get("a").id == a.id and svc.get("b").id == b.id
+
+
+def test_hostile_keys_titles_bodies_and_search_text_are_stored_and_matched_as_values(
+    svc: Service,
+) -> None:
+    """Free text reaches Neo4j only as parameters: it is stored verbatim and deletes nothing."""
+    keeper = svc.write("page", "Keeper", key="keeper")
+    evil = "x'}) MATCH (n) DETACH DELETE n //`"
+    v = svc.write("page", evil, key=evil, body=f"{evil} $param {{brace}} \\ \"quote\"")
+    assert svc.get(f"page/{evil}").body == v.body
+    for text in [evil, "title:x OR *:*", '") OR ("', "\\", "*"]:
+        svc.search(text)
+    assert [h.id for h in svc.search("detach delete")] == [v.id]
+    assert svc.get("keeper").id == keeper.id
+
+
+def test_every_query_file_names_its_parameters_in_its_header() -> None:
+    """Each .cypher file starts with a comment naming the query and every $parameter it uses."""
+    names = cypher.names()
+    assert "expand_out" in names and "insert_versions" in names
+    for name in names:
+        text = cypher.load(name)
+        header = "\n".join(line for line in text.splitlines() if line.startswith("//"))
+        assert header.startswith(f"// {name}:"), name
+        body = "\n".join(line for line in text.splitlines() if not line.startswith("//"))
+        for param in set(re.findall(r"\$([A-Za-z_]\w*)", body)):
+            assert f"${param}" in header, f"{name}: ${param} not named in the header"
+
+
+def test_only_a_clamped_integer_is_ever_spliced_into_a_query() -> None:
+    """The one placeholder takes an int in [1, 10] and nothing else; no other file has one."""
+    assert "*1..7]" in cypher.with_bound("reach_varlength", 7)
+    for bad in [0, 11, -1, True, "3", "1]->(m) DETACH DELETE m //", 2.0]:
+        with pytest.raises(ValueError):
+            cypher.with_bound("reach_varlength", bad)  # type: ignore[arg-type]
+    with_placeholder = [n for n in cypher.names() if "__MAX_HOPS__" in cypher.load(n)]
+    assert with_placeholder == ["reach_varlength"]
+    with pytest.raises(ValueError):
+        cypher.load("../repositories/neo4j")
+
+
+# --- the schema the store enforces -----------------------------------------------------------
+
+
+def test_connecting_creates_the_schema_once_and_again_changes_nothing(
+    neo: Neo4jRepository, neo4j_server: Neo4jServer
+) -> None:
+    """Bootstrap is idempotent: a second connect finds every constraint and index in place."""
+
+    def schema(repo: Neo4jRepository) -> set[str]:
+        return {r["name"] for r in repo._query("schema_names")}  # the adapter's own listing
+
+    first = schema(neo)
+    again = Neo4jRepository.connect(neo4j_server.uri, neo4j_server.user, neo4j_server.password)
+    try:
+        assert schema(again) == first
+    finally:
+        again.close()
+    assert {"ryvem_version_id", "ryvem_one_current", "ryvem_edge_id",
+            "ryvem_edge_one_current", "ryvem_text"} <= first
+
+
+def test_the_store_refuses_a_second_current_edge_for_one_from_to_rel(svc: Service) -> None:
+    """Two current edges (src, dst, rel) slipped in behind the service violate a constraint."""
+    svc.write("task", "A", key="a")
+    svc.write("task", "B", key="b")
+    view = svc.link("a", "b", "blocks")
+    twin = view.edge.model_copy(update={"id": "e" * 24})
+    with pytest.raises(IntegrityError, match="second current edge"):
+        svc.repo.write(lambda tx: tx.insert_edges([twin]))
+    assert [e.id for e in svc.repo.edges_of(view.edge.src, None)] == [view.edge.id]
+
+
+def test_a_closed_window_leaves_the_full_text_index(svc: Service) -> None:
+    """Superseded and retired rows are not found by text; the current row is."""
+    svc.write("decision", "Use memcached", key="cache")
+    v2 = svc.write("decision", "Use redis", key="cache")
+    gone = svc.write("decision", "Use memcached too", key="other")
+    svc.retire("other")
+    assert [h.id for h in svc.search("memcached")] == []
+    assert [h.id for h in svc.search("redis")] == [v2.id]
+    assert svc.repo.get_version(gone.id) is not None
+
+
+# --- concurrency ----------------------------------------------------------------------------
+
+
+def test_concurrent_supersedes_of_one_identity_leave_one_current_row_and_a_whole_chain(
+    neo: Neo4jRepository, neo4j_server: Neo4jServer
+) -> None:
+    """Eight threads rewriting one key all succeed, serialised: one current row, one chain."""
+    writers = 8
+    repos = [
+        Neo4jRepository.connect(neo4j_server.uri, neo4j_server.user, neo4j_server.password)
+        for _ in range(writers)
+    ]
+    errors: list[BaseException] = []
+    start = threading.Barrier(writers)
+
+    def work(i: int) -> None:
+        try:
+            start.wait()
+            for j in range(3):
+                Service(repos[i]).write("decision", f"Title {i}.{j}", key="contended")
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in repos:
+        r.close()
+    assert errors == []
+    first = neo.latest_of_identity(("decision", "contended", "global"))
+    assert first is not None
+    chain = neo.chain(first.entity)
+    assert len(chain) == writers * 3
+    assert [v.id for v in chain if v.is_current] == [chain[-1].id]
+    for old, new in pairwise(chain):
+        assert old.superseded_by == new.id and new.supersedes == old.id
+        assert old.valid_to == new.valid_from
+    edges = [e for batch in neo.iter_edges() for e in batch if e.rel == SUPERSEDES]
+    assert len(edges) == writers * 3 - 1
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+def test_an_unreachable_server_is_one_backend_unavailable_error_naming_the_uri() -> None:
+    """Connecting to a closed port raises BackendUnavailable with the URI, on one line."""
+    uri = f"bolt://127.0.0.1:{closed_port()}"
+    with pytest.raises(BackendUnavailable) as info:
+        Neo4jRepository.connect(uri, "neo4j", "whatever-password")
+    assert uri in str(info.value) and "\n" not in str(info.value)
+
+
+def test_wrong_credentials_are_one_backend_unavailable_error(neo4j_server: Neo4jServer) -> None:
+    """A wrong password names the URI and the settings to check, without a traceback."""
+    with pytest.raises(BackendUnavailable, match="RYVEM_NEO4J_PASSWORD") as info:
+        Neo4jRepository.connect(neo4j_server.uri, neo4j_server.user, "not-the-password")
+    assert neo4j_server.uri in str(info.value)
+
+
+def test_the_cli_on_an_unreachable_server_prints_one_line_and_exits_1(tmp_path: Path) -> None:
+    """`ryvem graph --backend neo4j stats` against a closed port: one line on stderr, exit 1."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env |= {
+        "RYVEM_DATA_DIR": str(tmp_path),
+        "RYVEM_NEO4J_URI": f"bolt://127.0.0.1:{closed_port()}",
+        "RYVEM_NEO4J_PASSWORD": "whatever-password",
+    }
+    p = subprocess.run(
+        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
+    )
+    assert p.returncode == 1, p.stderr
+    assert p.stdout == ""
+    assert p.stderr.startswith("error: cannot reach Neo4j at bolt://127.0.0.1:")
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+# --- traversal ------------------------------------------------------------------------------
+
+
+def test_the_variable_length_peer_reaches_the_same_nodes_as_the_level_by_level_walk(
+    svc: Service, neo: Neo4jRepository
+) -> None:
+    """On a cyclic graph, one pruning var-length query and the BFS walk reach the same set."""
+    for i in range(12):
+        svc.write("task", f"T{i}", key=f"t{i}")
+    for i in range(12):
+        svc.link(f"t{i}", f"t{(i + 1) % 12}", "next")
+        if (i * 5) % 12 != i:
+            svc.link(f"t{i}", f"t{(i * 5) % 12}", "jump")
+    start = svc.get("t0")
+    for depth in (1, 2, 3, 10):
+        walked = {s.dst.entity for s in svc.traverse("t0", depth=depth)}
+        assert neo.reachable(start.entity, depth) == walked, depth
+
+
+def test_the_variable_length_query_is_planned_as_a_pruning_breadth_first_expand(
+    neo: Neo4jRepository,
+) -> None:
+    """The planner answers reach_varlength with VarLengthExpand(Pruning,BFS), not all paths."""
+    text = cypher.with_bound("reach_varlength", 10)
+    with neo._driver.session() as session:
+        plan = session.run("EXPLAIN " + text, start="x").consume().plan
+    assert plan is not None
+    operators: list[str] = []
+    todo = [plan]
+    while todo:
+        p = todo.pop()
+        operators.append(p["operatorType"])
+        todo += p.get("children", [])
+    assert any(op.startswith("VarLengthExpand(Pruning") for op in operators), operators
