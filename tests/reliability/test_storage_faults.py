@@ -1,0 +1,157 @@
+"""Storage faults: a read-only file, folder or store; a full store. Clear errors, no damage."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from reliability.harness import one_clean_line, ryvem, service, unprivileged
+from reliability.invariants import assert_invariants, snapshot
+from ryvem.errors import StoreFull
+from ryvem.repositories.sqlite import SqliteRepository
+from ryvem.service import Service
+
+
+def seeded(db: Path) -> None:
+    """A small store, closed cleanly (so no -wal/-shm files remain beside it)."""
+    svc = service(db)
+    svc.write("decision", "Cache in process", key="cache", body="Redis was overkill.")
+    svc.write("decision", "Cache in Redis", key="cache", body="Latency matters after all.")
+    svc.repo.close()
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name]
+
+
+@contextmanager
+def mode(path: Path, bits: int) -> Iterator[None]:
+    old = stat.S_IMODE(path.stat().st_mode)
+    path.chmod(bits)
+    try:
+        yield
+    finally:
+        path.chmod(old)
+
+
+def reads_work_and_writes_fail(tmp_path: Path, db: Path) -> None:
+    before = sorted(p.name for p in db.parent.iterdir())
+    prefix = unprivileged()
+    got = ryvem("graph", "--db", db, "get", "decision/cache", "--scope", "global", "--json",
+                cwd=tmp_path, prefix=prefix)
+    assert got.code == 0, got.err
+    assert json.loads(got.out)["title"] == "Cache in Redis"
+    hist = ryvem("graph", "--db", db, "history", "decision/cache", "--scope", "global", "--json",
+                 cwd=tmp_path, prefix=prefix)
+    assert hist.code == 0 and len(json.loads(hist.out)) == 2, hist.err
+    found = ryvem("graph", "--db", db, "search", "latency", "--scope", "global", "--json",
+                  cwd=tmp_path, prefix=prefix)
+    assert found.code == 0 and len(json.loads(found.out)) == 1, found.err
+    put = ryvem("graph", "--db", db, "put", "decision", "--title", "Cache nowhere",
+                "--key", "cache", "--scope", "global", cwd=tmp_path, prefix=prefix)
+    line = one_clean_line(put, 1)
+    assert "read-only" in line and str(db) in line
+    assert sorted(p.name for p in db.parent.iterdir()) == before, "no stray files"
+
+
+def test_a_read_only_database_file_can_be_read_but_not_written(tmp_path: Path) -> None:
+    """A 0444 file: get/history/search work, put fails with one read-only line, no -wal/-shm."""
+    db = tmp_path / "store" / "ryvem.db"
+    seeded(db)
+    before = snapshot(db)
+    with mode(db, 0o444):
+        reads_work_and_writes_fail(tmp_path, db)
+    assert_invariants(db, before=before)
+    assert snapshot(db) == before
+
+
+def test_a_database_in_a_read_only_folder_can_be_read_but_not_written(tmp_path: Path) -> None:
+    """A writable file in a 0555 folder (no room for -wal/-shm): reads work, writes fail clearly."""
+    db = tmp_path / "store" / "ryvem.db"
+    seeded(db)
+    before = snapshot(db)
+    with mode(db.parent, 0o555):
+        reads_work_and_writes_fail(tmp_path, db)
+    assert snapshot(db) == before
+    assert_invariants(db, before=before)
+
+
+def test_a_new_store_in_a_read_only_folder_fails_with_one_line_and_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    """`put` with --db in a read-only folder: exit 1, one read-only line, the folder stays empty."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    with mode(folder, 0o555):
+        put = ryvem("graph", "--db", folder / "ryvem.db", "put", "decision", "--title", "T",
+                    "--scope", "global", cwd=tmp_path, prefix=unprivileged())
+        assert "read-only" in one_clean_line(put, 1)
+    assert list(folder.iterdir()) == []
+
+
+def test_a_store_opened_read_only_while_a_writer_works_sees_its_commits(tmp_path: Path) -> None:
+    """Reading a read-only file that a writer has open (a -wal exists) reads its latest commit."""
+    db = tmp_path / "ryvem.db"
+    writer = service(db)
+    writer.write("decision", "one", key="k")
+    reader = Service(SqliteRepository.open(db, read_only=True))
+    writer.write("decision", "two", key="k")
+    assert reader.get("decision/k").title == "two"
+    reader.repo.close()
+    writer.repo.close()
+
+
+def _limit_pages(repo: SqliteRepository, extra: int) -> None:
+    """Test hook: cap the file at its current size plus ``extra`` pages (this connection only)."""
+    conn = repo._conn
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages + extra}")
+
+
+def test_a_full_store_rolls_the_write_back_and_takes_writes_again_once_there_is_room(
+    tmp_path: Path,
+) -> None:
+    """At max_page_count a supersede fails with StoreFull, leaves no trace, and works later."""
+    db = tmp_path / "ryvem.db"
+    repo = SqliteRepository.open(db)
+    svc = Service(repo)
+    old = svc.write("decision", "Cache in process", key="cache", body="small")
+    before = snapshot(db)
+    _limit_pages(repo, 2)
+    big = " ".join(f"word{i}" for i in range(200_000))  # ~1.5 MB: far more than 2 pages
+    with pytest.raises(StoreFull) as caught:
+        svc.write("decision", "Cache in Redis", key="cache", body=big)
+    assert "full" in caught.value.message and "\n" not in caught.value.message
+    assert svc.get("decision/cache").id == old.id, "the supersede was rolled back whole"
+    assert snapshot(db) == before
+    assert_invariants(db, before=before)
+
+    _limit_pages(repo, 100_000)
+    new = svc.write("decision", "Cache in Redis", key="cache", body=big)
+    assert [v.id for v in svc.history("decision/cache")] == [old.id, new.id]
+    assert [h.id for h in svc.search("word199999")] == [new.id]
+    repo.close()
+    assert_invariants(db, before=before)
+
+
+def test_a_write_the_file_system_refuses_fails_in_one_line_and_leaves_the_store_intact(
+    tmp_path: Path,
+) -> None:
+    """A file-size limit (RLIMIT_FSIZE) refuses a big put: exit 1, one line, nothing written."""
+    if shutil.which("prlimit") is None:
+        pytest.skip("no prlimit to cap the file size")
+    db = tmp_path / "ryvem.db"
+    seeded(db)
+    before = snapshot(db)
+    body = " ".join(f"w{i}" for i in range(300_000)).encode()
+    args = ("graph", "--db", db, "put", "decision", "--title", "Big", "--key", "big",
+            "--scope", "global", "--body-file", "-")
+    capped = ["prlimit", f"--fsize={db.stat().st_size}"]
+    line = one_clean_line(ryvem(*args, cwd=tmp_path, prefix=capped, input=body), 1)
+    assert "disk" in line
+    assert snapshot(db) == before
+    assert_invariants(db, before=before)
+    assert ryvem(*args, cwd=tmp_path, input=body).code == 0, "with room, the same put works"
