@@ -274,6 +274,8 @@ def import_vault(
     seen: set[str] = set()
     written: list[NodeVersion] = []
     done = 0
+    if progress is not None:
+        progress(0, len(files))
     for start in range(0, len(files), batch_size):
         chunk = files[start : start + batch_size]
         nodes: list[NewNode] = []
