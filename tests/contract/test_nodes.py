@@ -117,6 +117,25 @@ def test_writing_the_same_title_body_and_data_again_creates_no_version(
     assert all_edges(repo) == []
 
 
+def test_data_key_order_does_not_make_a_rewrite_a_change(
+    service: Service, repo: GraphRepository
+) -> None:
+    """The same data object in another key order is the same content."""
+    v1 = service.write("task", "T", key="t", data={"a": 1, "b": {"x": [1, 2], "y": None}})
+    again = service.write("task", "T", key="t", data='{"b": {"y": null, "x": [1, 2]}, "a": 1}')
+    assert again.id == v1.id
+    assert [v.id for v in all_versions(repo)] == [v1.id]
+
+
+def test_a_rewrite_that_changes_only_the_body_whitespace_creates_a_version(
+    service: Service,
+) -> None:
+    """Content is compared exactly: a trailing newline in the body is a change."""
+    v1 = service.write("task", "T", key="t", body="text")
+    v2 = service.write("task", "T", key="t", body="text\n")
+    assert v2.id != v1.id and v2.body == "text\n"
+
+
 def test_a_rewrite_that_changes_only_the_data_creates_a_version(
     service: Service, repo: GraphRepository
 ) -> None:
