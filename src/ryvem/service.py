@@ -427,7 +427,7 @@ class Service:
         as_of: object = None,
     ) -> list[SearchHit]:
         """Best-first hits over current rows (or rows valid at ``as_of``)."""
-        kinds = [validate_kind(k) for k in kinds]
+        kinds = [validate_kind(k) for k in ([kinds] if isinstance(kinds, str) else kinds)]
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive integer, got {limit!r}")
         if all_scopes and scope is not None:
