@@ -238,7 +238,9 @@
     }
   }
 
+  var perf = { tickMs: 0, drawMs: 0 };
   function tick() {
+    var t0 = performance.now();
     alpha += (alphaTarget - alpha) * ALPHA_DECAY;
     linkForce(alpha);
     chargeForce(alpha);
@@ -251,6 +253,7 @@
       if (n.fy != null) { n.y = n.fy; n.vy = 0; } else { n.vy *= keep; n.y += n.vy; }
     }
     ticks++;
+    perf.tickMs = performance.now() - t0;
   }
 
   function reheat(a) {
@@ -457,7 +460,9 @@
       if (alpha < ALPHA_MIN && alphaTarget === 0) running = false;
     }
     if (autoFit) fit(running ? 0.15 : 1);
+    var d0 = performance.now();
     draw();
+    perf.drawMs = performance.now() - d0;
     if (running) schedule();
   }
 
@@ -577,12 +582,13 @@
     }
     return n.text;
   }
+  function wordEnd(text, at) { return at >= text.length || !/[0-9a-z]/i.test(text.charAt(at)); }
   function score(n, q) {
-    var t = n.t.toLowerCase(), key = (n.key || "").toLowerCase();
+    var t = n.t.toLowerCase(), key = (n.key || "").toLowerCase(), at = t.indexOf(q);
     if (t === q) return 100;
     if (key === q) return 90;
-    if (t.indexOf(q) === 0) return 80;
-    if (t.indexOf(q) >= 0) return 60;
+    if (at === 0) return wordEnd(t, q.length) ? 85 : 80; // "node 12" prefers "Node 12 …"
+    if (at > 0) return wordEnd(t, at + q.length) ? 65 : 60;
     if (key.indexOf(q) >= 0) return 50;
     if (n.k === q || n.id === q) return 40;
     if (bodyText(n).indexOf(q) >= 0) return 10;
@@ -811,7 +817,7 @@
     selected: function () { return selected ? selected.id : null; },
     sim: function () {
       return { alpha: alpha, running: running, ticks: ticks, params: Object.assign({}, params),
-        defaults: Object.assign({}, DEFAULTS) };
+        defaults: Object.assign({}, DEFAULTS), lastTickMs: perf.tickMs, lastDrawMs: perf.drawMs };
     },
     settled: function () { return !running; },
     view: function () { return { x: view.x, y: view.y, k: view.k }; },
