@@ -2,8 +2,9 @@
 // whose far end has a version valid at $as_of inside the scope filter.
 // Parameters: $frontier (entity ids), $rels (list, or null = every rel but supersedes),
 // $as_of (or null), $scope_exact (or null), $scope_prefix (or null).
-UNWIND $frontier AS fid
-MATCH (d:Entity {id: fid})<-[e:EDGE]-(s:Entity)
+MATCH (d:Entity)
+WHERE d.id IN $frontier
+MATCH (d)<-[e:EDGE]-(s:Entity)
 WHERE (CASE WHEN $rels IS NULL THEN e.rel <> 'supersedes' ELSE e.rel IN $rels END)
   AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
   AND EXISTS {

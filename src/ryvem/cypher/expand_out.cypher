@@ -2,8 +2,9 @@
 // whose far end has a version valid at $as_of inside the scope filter.
 // Parameters: $frontier (entity ids), $rels (list, or null = every rel but supersedes),
 // $as_of (or null), $scope_exact (or null), $scope_prefix (or null).
-UNWIND $frontier AS fid
-MATCH (s:Entity {id: fid})-[e:EDGE]->(d:Entity)
+MATCH (s:Entity)
+WHERE s.id IN $frontier
+MATCH (s)-[e:EDGE]->(d:Entity)
 WHERE (CASE WHEN $rels IS NULL THEN e.rel <> 'supersedes' ELSE e.rel IN $rels END)
   AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
   AND EXISTS {

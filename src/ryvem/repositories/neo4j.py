@@ -44,7 +44,7 @@ __all__ = ["Neo4jRepository"]
 
 T = TypeVar("T")
 
-_LOAD_CHUNK = 500
+_LOAD_CHUNK = 1000
 _CONNECT_TIMEOUT_S = 5.0
 _INDEX_WAIT_S = 300
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
@@ -191,6 +191,14 @@ def _edge_row(e: Edge) -> dict[str, Any]:
     }
 
 
+def _ends(edges: Sequence[Edge] | Sequence[dict[str, Any]]) -> list[str]:
+    """Every distinct endpoint of a batch of edges (or edge rows), sorted (a lock order)."""
+    ends: set[str] = set()
+    for e in edges:
+        ends.update((e["src"], e["dst"]) if isinstance(e, dict) else (e.src, e.dst))
+    return sorted(ends)
+
+
 def _scope_params(scope: ScopeFilter) -> dict[str, str | None]:
     if scope.exact is not None:
         return {"scope_exact": scope.exact, "scope_prefix": None}
@@ -325,7 +333,7 @@ class _Tx:
 
     def insert_edges(self, edges: Sequence[Edge]) -> None:
         if edges:
-            self._run("insert_edges", rows=[_edge_row(e) for e in edges])
+            self._run("insert_edges", ends=_ends(edges), rows=[_edge_row(e) for e in edges])
 
     def close_edges(self, ids: Sequence[str], at: int) -> None:
         if ids:
@@ -662,7 +670,8 @@ class Neo4jRepository:
                 rec = tx.run(cypher.load("load_versions"), rows=vrows[i : i + _LOAD_CHUNK])
                 nv += rec.single(strict=True)["created"]
             for i in range(0, len(erows), _LOAD_CHUNK):
-                rec = tx.run(cypher.load("load_edges"), rows=erows[i : i + _LOAD_CHUNK])
+                chunk = erows[i : i + _LOAD_CHUNK]
+                rec = tx.run(cypher.load("load_edges"), ends=_ends(chunk), rows=chunk)
                 ne += rec.single(strict=True)["created"]
             return nv, ne
 
