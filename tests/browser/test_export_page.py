@@ -186,6 +186,8 @@ def test_toggling_a_kind_or_history_changes_the_header_count(
     assert counts_text(page) == "5 nodes · 5 edges"
     page.check("#history")
     assert counts_text(page) == "7 nodes · 6 edges"
+    wait_until(page, SETTLED)
+    screenshot(page, "history-ghosts")
     assert legend.locator(".count").inner_text() == "2"
     assert sample.ids["old"] in hook(page, "visibleIds")
     page.uncheck("#history")
