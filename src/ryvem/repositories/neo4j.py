@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal, TypeVar
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, Session
 from neo4j import exceptions as nx
 
 from ryvem import cypher, errors
@@ -450,6 +450,14 @@ class Neo4jRepository:
         )
         return [r.data() for r in records]
 
+    def _session(self) -> Session:
+        # The same bookmark manager as execute_query: on a cluster, a read after a write
+        # sees that write (causal consistency).
+        return self._driver.session(
+            database=self._database,
+            bookmark_manager=self._driver.execute_query_bookmark_manager,
+        )
+
     def _guard(self, fn: Callable[[], T]) -> T:
         try:
             return fn()
@@ -464,7 +472,7 @@ class Neo4jRepository:
             return fn(_Tx(tx))
 
         def run() -> T:
-            with self._driver.session(database=self._database) as session:
+            with self._session() as session:
                 return session.execute_write(work)
 
         return self._guard(run)
@@ -676,7 +684,7 @@ class Neo4jRepository:
             return nv, ne
 
         def run() -> tuple[int, int]:
-            with self._driver.session(database=self._database) as session:
+            with self._session() as session:
                 return session.execute_write(work)
 
         return self._guard(run)
