@@ -8,7 +8,7 @@ function inside ``repo.write`` and so commits whole or not at all.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -250,10 +250,7 @@ class Service:
                     sources.append(extra)
         if not sources:
             return
-        tails = sorted({tail(t) for s in sources for t in s.targets})
-        by_tail: dict[str, list[Candidate]] = defaultdict(list)
-        for cand in tx.link_candidates(tails) if tails else []:
-            by_tail[tail(cand.norm)].append(cand)
+        by_tail = _by_tail(tx.link_candidates, (t for s in sources for t in s.targets))
         have: dict[str, dict[str, Edge]] = defaultdict(dict)
         for e in tx.current_link_edges([s.entity for s in sources]):
             have[e.src][e.dst] = e
@@ -488,9 +485,7 @@ class Service:
         """Link targets in a node's current body that resolve to no node yet."""
         version = self.resolve(ref, scope=scope)
         targets = self.repo.link_targets(version.id)
-        by_tail: dict[str, list[Candidate]] = defaultdict(list)
-        for cand in self.repo.link_candidates(sorted({tail(t) for t in targets})):
-            by_tail[tail(cand.norm)].append(cand)
+        by_tail = _by_tail(self.repo.link_candidates, targets)
         return [
             t for t in targets
             if resolve(t, version.scope, version.kind, by_tail.get(tail(t), ())) is None
@@ -504,10 +499,7 @@ class Service:
         One candidate lookup for the whole batch (used by the vault import's summary).
         """
         targets = {v.id: extract_targets(v.body, v.key) for v in versions}
-        tails = sorted({tail(t) for ts in targets.values() for t in ts})
-        by_tail: dict[str, list[Candidate]] = defaultdict(list)
-        for cand in self.repo.link_candidates(tails) if tails else []:
-            by_tail[tail(cand.norm)].append(cand)
+        by_tail = _by_tail(self.repo.link_candidates, (t for ts in targets.values() for t in ts))
         return {
             v.id: (
                 targets[v.id],
@@ -538,6 +530,17 @@ class Service:
         if existing is not None:
             return existing
         return self.write("repo", name or repo_uuid, key=repo_uuid, scope=GLOBAL)
+
+
+def _by_tail(
+    lookup: Callable[[Sequence[str]], list[Candidate]], targets: Iterable[str]
+) -> dict[str, list[Candidate]]:
+    """Candidate keys for these link targets, grouped by last segment: one lookup."""
+    tails = sorted({tail(t) for t in targets})
+    grouped: dict[str, list[Candidate]] = defaultdict(list)
+    for cand in lookup(tails) if tails else []:
+        grouped[tail(cand.norm)].append(cand)
+    return grouped
 
 
 def _user_rel(rel: str) -> str:
