@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sqlite3
+import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from reliability.harness import service, spawn
+from reliability.harness import RYVEM, service, spawn
 from reliability.invariants import Acks, assert_invariants, schema_version, snapshot
 
 
@@ -64,3 +67,79 @@ def test_fifty_kills_of_a_writer_lose_no_acknowledged_write(tmp_path: Path) -> N
     assert busy >= 30
     took = time.monotonic() - started
     print(f"\n50 kills ({busy} mid-write): {len(acks)} acks kept, {took:.1f} s")
+
+
+def make_vault(root: Path, pages: int, seed: int) -> Path:
+    """A synthetic vault: pages in ten folders, front matter, and links (some dangling)."""
+    rng = random.Random(seed)
+    words = ["cache", "index", "graph", "memory", "agent", "latency"]
+    for i in range(pages):
+        folder = root / f"area{i % 10}"
+        folder.mkdir(parents=True, exist_ok=True)
+        links = " ".join(f"[[p{rng.randrange(pages + pages // 6)}]]" for _ in range(4))
+        text = " ".join(rng.choice(words) for _ in range(60))
+        (folder / f"p{i}.md").write_text(
+            f"---\ntags: [t{i % 7}]\n---\n# Page {i}\n\n{text}\n\nSee {links}.\n")
+    return root
+
+
+def projection(db: Path) -> tuple[list[Any], list[Any]]:
+    """What an import produced, without ids or times: rows and edges named by their keys."""
+    c = sqlite3.connect(f"{db.absolute().as_uri()}?mode=ro", uri=True)
+    try:
+        key = dict(c.execute("SELECT entity, key FROM nodes"))
+        nodes = sorted(c.execute(
+            "SELECT kind, key, scope, title, body, data, valid_to IS NULL FROM nodes"))
+        edges = sorted((rel, key[src], key[dst], current) for rel, src, dst, current in c.execute(
+            "SELECT rel, src, dst, valid_to IS NULL FROM edges"))
+    finally:
+        c.close()
+    return nodes, edges
+
+
+def import_killed_then_rerun(tmp_path: Path, pages: int, kills: int, seed: int) -> None:
+    vault = make_vault(tmp_path / "vault", pages, seed)
+    clean, crashed = tmp_path / "clean.db", tmp_path / "crashed.db"
+    args = ["graph", "--db", "DB", "import", str(vault), "--scope", "global", "--json"]
+
+    def run_import(db: Path) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([str(RYVEM), *[str(db) if a == "DB" else a for a in args]],
+                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    started = time.monotonic()
+    done = run_import(clean)
+    assert done.wait(timeout=600) == 0, done.stderr.read() if done.stderr else ""
+    full = time.monotonic() - started
+    rng = random.Random(seed)
+    killed = partial = 0
+    delay = full * 0.6
+    while killed < kills:
+        before = snapshot(crashed) if schema_version(crashed) else None
+        proc = run_import(crashed)
+        time.sleep(rng.uniform(0.2, 1.0) * delay)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+        if proc.returncode != -signal.SIGKILL:
+            delay /= 2  # it finished first: kill sooner next time
+            continue
+        killed += 1
+        if schema_version(crashed):
+            assert_invariants(crashed, before=before)
+            partial += 0 < len(projection(crashed)[0]) < pages
+    assert partial, "at least one kill landed in the middle of the import"
+    rerun = run_import(crashed)
+    _out, err = rerun.communicate(timeout=600)
+    assert rerun.returncode == 0, err.decode()
+    assert_invariants(crashed)
+    assert projection(crashed) == projection(clean)
+
+
+def test_an_import_killed_midway_then_rerun_equals_a_clean_import(tmp_path: Path) -> None:
+    """kill -9 an import of 1,500 pages twice, re-run it: the same graph as one clean import."""
+    import_killed_then_rerun(tmp_path, pages=1500, kills=2, seed=5)
+
+
+@pytest.mark.heavy
+def test_an_import_killed_five_times_then_rerun_equals_a_clean_import(tmp_path: Path) -> None:
+    """kill -9 an import of 3,000 pages five times, re-run it: the same graph as a clean one."""
+    import_killed_then_rerun(tmp_path, pages=3000, kills=5, seed=6)
