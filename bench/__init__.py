@@ -1,0 +1,1 @@
+"""ryvem's benchmark harness (outside the package): `make bench` or `python -m bench`."""

@@ -1,0 +1,183 @@
+"""Neo4j side by side with SQLite: the same workload through the same Service API.
+
+Needs a Neo4j server of its own: ``RYVEM_BENCH_NEO4J_URI`` (``scripts/run-bench`` starts a
+private one with ``scripts/neo4j-local`` under its own home and port). The bench WIPES that
+database before loading, so never point it at a server holding data you want.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.measure import Figure, Row, Skip, latencies
+from bench.sqlite_suite import import_workload, supersede_pairs
+from bench.workload import Spec, Workload, search_queries
+from ryvem.domain.ids import new_id
+from ryvem.domain.model import Edge
+from ryvem.repositories.sqlite import SqliteRepository
+from ryvem.service import Service
+
+
+def _connect() -> Any:
+    uri = os.environ.get("RYVEM_BENCH_NEO4J_URI")
+    if not uri:
+        raise Skip("no Neo4j: set RYVEM_BENCH_NEO4J_URI, or install Java 17+ and Maven so "
+                   "scripts/run-bench can start one with scripts/neo4j-local")
+    from ryvem.repositories.neo4j import Neo4jRepository
+
+    user = os.environ.get("RYVEM_BENCH_NEO4J_USER", "neo4j")
+    password = os.environ.get("RYVEM_BENCH_NEO4J_PASSWORD", "ryvem-test-password")
+    try:
+        repo = Neo4jRepository.connect(uri, user, password)
+    except Exception as e:
+        raise Skip(f"cannot connect to Neo4j at {uri}: {e}") from e
+    repo.wipe_for_tests()
+    return repo, uri, user, password
+
+
+def _total_rows(svc: Service) -> int:
+    st = svc.stats()
+    return (st.current_rows + st.superseded_rows + st.retired_rows + st.edges_current
+            + st.edges_closed)
+
+
+def _dense_edges(svc: Service, per_node: int, seed: int) -> int:
+    """Random edges in both directions among every node: a dense, cyclic graph."""
+    entities = sorted({v.entity for batch in svc.iter_graph() for v, _ in batch
+                       if v.is_current})
+    rng = random.Random(seed)
+    at = svc.clock.now()
+    edges = []
+    seen = set()
+    for src in entities:
+        for _ in range(per_node):
+            dst = entities[rng.randrange(len(entities))]
+            if dst != src and (src, dst) not in seen:
+                seen.add((src, dst))
+                edges.append(Edge.model_construct(
+                    id=new_id(at), rel="dense", src=src, dst=dst, data={}, valid_from=at,
+                    valid_to=None))
+    for k in range(0, len(edges), 5000):
+        svc.repo.load((), edges[k:k + 5000])
+    return len(edges)
+
+
+def run(tmp: Path, cfg: dict[str, Any]) -> tuple[list[Row], dict[str, Any]]:
+    neo, uri, user, password = _connect()
+    lite = SqliteRepository.open(tmp / "neo4j-peer.db")
+    backends = {"sqlite": Service(lite), "neo4j": Service(neo)}
+    w = Workload(Spec(n=cfg["neo4j_n"]))
+    info: dict[str, Any] = {"uri": uri, "nodes": cfg["neo4j_n"]}
+    rows: list[Row] = []
+    fig: dict[str, dict[str, Figure]] = {"sqlite": {}, "neo4j": {}}
+    try:
+        for name, svc in backends.items():
+            res = import_workload(svc, w)
+            total = _total_rows(svc)
+            fig[name]["import"] = Figure.of_rate(name, total, res["seconds"], "rows/s",
+                                                 note=f"{res['seconds']:.1f} s")
+            info[f"{name}_import_s"] = res["seconds"]
+        items = supersede_pairs(w, max(20, cfg["supersedes"] // 10), seed=13)
+        for name, svc in backends.items():
+            secs = latencies(lambda n, s=svc: s.write(n.kind, n.title, key=n.key, scope=n.scope,
+                                                       body=n.body, data=n.data), items)
+            f = Figure.of_rate(name, len(secs), sum(secs), "tx/s")
+            fig[name]["supersede"] = f
+        queries = search_queries(w, max(10, cfg["queries"] // 2))
+        for name, svc in backends.items():
+            latencies(lambda q, s=svc: s.search(q, all_scopes=True), queries[:5])
+            fig[name]["search"] = Figure.of_latencies(
+                name, latencies(lambda q, s=svc: s.search(q, all_scopes=True), queries))
+        starts = [v.id for batch in backends["sqlite"].iter_graph() for v, _ in batch
+                  if v.is_current]
+        starts = random.Random(5).sample(starts, min(cfg["deep_starts"], len(starts)))
+        # Each import minted its own ids, so starts are named by kind/key in both stores.
+        lite_starts = [backends["sqlite"].get(i) for i in starts]
+        refs = [(v.kind + "/" + v.key, v.scope) for v in lite_starts if v.key is not None]
+        for depth, direction in ((3, "out"), (3, "both"), (10, "out")):
+            key = f"traverse {direction} d{depth}"
+            for name, svc in backends.items():
+                def call(r: tuple[str, str], s: Service = svc, d: int = depth,
+                         dr: str = direction) -> None:
+                    s.traverse(r[0], scope=r[1], depth=d, direction=dr, all_scopes=True)
+
+                latencies(call, refs[:2])
+                fig[name][key] = Figure.of_latencies(name, latencies(call, refs))
+        labels = {"import": f"import {cfg['neo4j_n']:,} nodes",
+                  "supersede": "single supersede, 1 tx each",
+                  "search": "FTS 1-2 words, top 20"}
+        for k in fig["sqlite"]:
+            rows.append(Row("neo4j", f"{labels.get(k, k + f' ({len(refs)} starts)')}",
+                            fig["neo4j"][k], fig["sqlite"][k]).judge())
+        rows += _dense(tmp, cfg, neo, uri, user, password, info)
+    finally:
+        lite.close()
+        neo.close()
+    return rows, info
+
+
+def _dense(tmp: Path, cfg: dict[str, Any], neo: Any, uri: str, user: str, password: str,
+           info: dict[str, Any]) -> list[Row]:
+    """Depth 10 on a dense, cyclic graph: level-by-level through the Service on both
+    backends, and Neo4j's own variable-length pattern (capped) for comparison."""
+    from neo4j import GraphDatabase, Query
+
+    from ryvem import cypher
+
+    neo.wipe_for_tests()
+    n = cfg["neo4j_dense_n"]
+    w = Workload(Spec(n=n, seed=77, window=n, edges_per_node=5, links_per_body=0.0,
+                      chain_share=0.0, long_chains=0))
+    lite = SqliteRepository.open(tmp / "dense.db")
+    rows: list[Row] = []
+    try:
+        svcs = {"sqlite": Service(lite), "neo4j": Service(neo)}
+        for name, svc in svcs.items():
+            import_workload(svc, w)
+            info[f"dense_edges_{name}"] = _dense_edges(svc, 10, seed=78)
+        keys = [w.key(i) for i in random.Random(8).sample(range(n), 5) if w.key(i)]
+        refs = [k for k in keys if k is not None]
+        figs = {}
+        for name, svc in svcs.items():
+            def call(k: str, s: Service = svc) -> None:
+                hit = next(iter(s.repo.find_by_key(k, _all(), None)))
+                s.traverse(hit.id, depth=10, direction="both", all_scopes=True)
+            figs[name] = Figure.of_latencies(name, latencies(call, refs))
+        rows.append(Row("neo4j", f"dense graph ({n:,} nodes, ~15 edges each) traverse both d10 "
+                        f"({len(refs)} starts)", figs["neo4j"], figs["sqlite"]).judge())
+        cap = max(cfg["cte_cap_s"], 5.0)
+        text = cypher.with_bound("reach_varlength", 10)
+        driver = GraphDatabase.driver(uri, auth=(user, password))
+        try:
+            secs: list[float] = []
+            timeouts = 0
+            for k in refs:
+                ent = next(iter(neo.find_by_key(k, _all(), None))).entity
+                t0 = time.perf_counter()
+                try:
+                    with driver.session() as session:
+                        session.run(Query(text, timeout=cap), start=ent).consume()
+                    secs.append(time.perf_counter() - t0)
+                except Exception:
+                    timeouts += 1
+                    secs.append(cap)
+            note = f"{timeouts}/{len(refs)} hit the {cap:g}s cap" if timeouts else ""
+            rows.append(Row("neo4j", "dense graph out d10 — Neo4j variable-length pattern "
+                            "[*1..10] DISTINCT", Figure.of_latencies("neo4j *1..10", secs,
+                                                                     note=note),
+                            figs["neo4j"]).judge())
+        finally:
+            driver.close()
+    finally:
+        lite.close()
+    return rows
+
+
+def _all() -> Any:
+    from ryvem.domain.scopes import ScopeFilter
+
+    return ScopeFilter()
