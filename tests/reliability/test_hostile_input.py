@@ -316,3 +316,31 @@ def test_a_malformed_ryvem_json_is_a_clear_error_and_is_never_rewritten(
     if db.exists():
         assert json.loads(ryvem("graph", "stats", "--json", cwd=tmp_path,
                                 data_dir=tmp_path / "d").out)["current_rows"] == 0
+
+
+def test_an_import_skips_hostile_files_with_a_warning_and_imports_the_rest(
+    tmp_path: Path,
+) -> None:
+    """Invalid UTF-8, NUL bytes, a 9 MiB page and 300-deep front matter: warned, skipped or kept."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "good.md").write_text("# Good\n\nLinks to [[other]].\n")
+    (vault / "other.md").write_text("# Other\n")
+    (vault / "latin1.md").write_bytes(b"# Caf\xe9\n")
+    (vault / "nul.md").write_bytes(b"# Nul\n\x00\n")
+    (vault / "huge.md").write_text("# Huge\n" + "x" * (9 * 1024 * 1024))
+    (vault / "deep.md").write_text("---\nx: " + "[" * 300 + "]" * 300 + "\n---\n# Deep\n")
+    db = tmp_path / "ryvem.db"
+    run = ryvem("graph", "--db", db, "import", vault, "--scope", "global", "--json",
+                cwd=tmp_path)
+    assert run.code == 0, run.err
+    assert "Traceback" not in run.err
+    warnings = run.err.strip().splitlines()
+    assert all(w.startswith("warning: ") for w in warnings), warnings
+    for name in ("latin1.md", "nul.md", "huge.md"):
+        assert any(name in w for w in warnings), (name, warnings)
+    s = Service(SqliteRepository.open(db))
+    assert s.get("page/good").title == "Good"
+    assert [st.dst.key for st in s.traverse("page/good")] == ["other"]
+    s.repo.close()
+    assert_invariants(db)
