@@ -24,6 +24,7 @@ from ryvem.domain.model import (
     SearchHit,
     Stats,
     Step,
+    trusted,
 )
 from ryvem.domain.scopes import GLOBAL, ScopeFilter, parse_scope, parse_scope_filter
 from ryvem.domain.search import parse_search
@@ -473,10 +474,10 @@ class Service:
         nodes = self.repo.get_entities(sorted(entities), at)
         nodes[start.entity] = start
         return [
-            Step.model_construct(
-                src=nodes[n.src], dst=nodes[n.dst], rel=n.rel, direction=n.direction, hop=hop,
-                edge_id=n.edge_id,
-            )
+            trusted(Step, {
+                "src": nodes[n.src], "dst": nodes[n.dst], "rel": n.rel,
+                "direction": n.direction, "hop": hop, "edge_id": n.edge_id,
+            })
             for hop, n in found
             if n.src in nodes and n.dst in nodes
         ]

@@ -22,7 +22,7 @@ from typing import Any, Literal, TypeVar
 
 from ryvem import errors
 from ryvem.domain.links import Candidate, normalize, tail
-from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats
+from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats, trusted
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery
 from ryvem.domain.traversal import Neighbour
@@ -103,33 +103,33 @@ def _is_busy(exc: sqlite3.Error) -> bool:
 
 
 def _node(row: Sequence[Any]) -> NodeVersion:
-    return NodeVersion.model_construct(
-        id=row[0],
-        entity=row[1],
-        kind=row[2],
-        scope=row[3],
-        key=row[4],
-        title=row[5],
-        body=row[6],
-        data=json.loads(row[7]),
-        valid_from=row[8],
-        valid_to=row[9],
-        superseded_by=row[10],
-        supersedes=row[11],
-        retired_reason=row[12],
-    )
+    return trusted(NodeVersion, {
+        "id": row[0],
+        "entity": row[1],
+        "kind": row[2],
+        "scope": row[3],
+        "key": row[4],
+        "title": row[5],
+        "body": row[6],
+        "data": json.loads(row[7]),
+        "valid_from": row[8],
+        "valid_to": row[9],
+        "superseded_by": row[10],
+        "supersedes": row[11],
+        "retired_reason": row[12],
+    })
 
 
 def _edge(row: Sequence[Any]) -> Edge:
-    return Edge.model_construct(
-        id=row[0],
-        rel=row[1],
-        src=row[2],
-        dst=row[3],
-        data=json.loads(row[4]),
-        valid_from=row[5],
-        valid_to=row[6],
-    )
+    return trusted(Edge, {
+        "id": row[0],
+        "rel": row[1],
+        "src": row[2],
+        "dst": row[3],
+        "data": json.loads(row[4]),
+        "valid_from": row[5],
+        "valid_to": row[6],
+    })
 
 
 def _dump(data: dict[str, Any]) -> str:
