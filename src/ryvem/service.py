@@ -293,6 +293,11 @@ class Service:
         def run(tx: WriteTx) -> NodeVersion:
             at = self.clock.after(version.valid_from)
             tx.close_versions([Close(version.id, at, retired_reason=reason)])
+            if version.key is not None:
+                # Links that resolved to this key re-resolve now: to another candidate
+                # (e.g. the same key in global), or to nothing until the key is written again.
+                sources = tx.link_sources([tail(normalize(version.key))])
+                self._refresh_links(tx, [s for s in sources if s.entity != version.entity], (), at)
             return version.model_copy(update={"valid_to": at, "retired_reason": reason})
 
         return self.repo.write(run)
@@ -392,7 +397,7 @@ class Service:
             if version is None and allow_closed and at is None:
                 version = self.repo.latest_of_identity(ident)
             if version is not None:
-                return version
+                return self._settled(version) if at is None else version
         matches = self.repo.find_by_key(ref, ScopeFilter(exact=sc), at)
         if len(matches) == 1:
             return matches[0]
@@ -405,6 +410,27 @@ class Service:
             )
         when = "" if at is None else f" at {format_us(at)}"
         raise NotFound(f"no node {ref!r} in scope {sc}{when}")
+
+    def _settled(self, version: NodeVersion) -> NodeVersion:
+        """The current version when a current read met a row closed under it.
+
+        A store with read-committed reads (Neo4j) can answer a "current" read racing a
+        supersede with the row being closed. A few re-reads settle it on the version that is
+        current; a row that stays closed without a successor is a retirement and is returned.
+        """
+        for _ in range(5):
+            if version.valid_to is None:
+                return version
+            current = self.repo.get_entity(version.entity, None)
+            if current is not None:
+                return current
+            fresh = self.repo.get_version(version.superseded_by or version.id)
+            if fresh is None:
+                return version
+            if fresh.id == version.id and fresh.superseded_by is None:
+                return fresh  # retired, and no successor is on its way
+            version = fresh
+        return version
 
     def get(self, ref: str, *, scope: str | None = None, as_of: object = None) -> NodeVersion:
         return self.resolve(ref, scope=scope, as_of=as_of, allow_closed=True)

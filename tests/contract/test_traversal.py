@@ -231,3 +231,22 @@ def test_a_step_record_has_exactly_the_documented_keys(ring: Service) -> None:
     }
     assert records[-1]["direction"] == "in"
     assert all(set(r) == set(records[0]) for r in records)
+
+
+def test_retiring_a_link_target_re_resolves_the_link(service: Service) -> None:
+    """Retiring the node a link resolved to moves the link to the next match, or drops it."""
+    page(service, "src", "See [[topic]].")
+    service.write("page", "Global topic", key="topic", scope="global")
+    scoped = Service(service.repo, default_scope="board:team")
+    scoped.write("page", "Src", key="src", body="See [[topic]].")
+    scoped.write("page", "Team topic", key="topic")
+    assert walk(scoped.traverse("src")) == [("src", "topic", "out", 1)]
+    assert scoped.traverse("src")[0].dst.scope == "board:team"
+    scoped.retire("topic")
+    moved = scoped.traverse("src", all_scopes=True)
+    assert [(s.dst.key, s.dst.scope) for s in moved] == [("topic", "global")]
+    service.retire("topic")
+    assert scoped.traverse("src", all_scopes=True) == []
+    assert scoped.unresolved("src") == ["topic"]
+    scoped.write("page", "Team topic again", key="topic")
+    assert [(s.dst.key, s.dst.scope) for s in scoped.traverse("src")] == [("topic", "board:team")]

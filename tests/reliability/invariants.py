@@ -105,13 +105,8 @@ def problems(
     *,
     acks: Acks | None = None,
     before: Snapshot | None = None,
-    tolerate_retired_targets: bool = True,
 ) -> list[str]:
-    """Every broken invariant of the store at ``path``, one line each (empty: all hold).
-
-    ``tolerate_retired_targets`` accepts the one known gap in link upkeep (a retired target
-    is not re-resolved to the next candidate; see docs/reliability.md).
-    """
+    """Every broken invariant of the store at ``path``, one line each (empty: all hold)."""
     out: list[str] = []
     c = _connect(path)
     try:
@@ -139,7 +134,7 @@ def problems(
         out += _acks(acks, by_id, {e[0]: e for e in edges})
     if before is not None:
         out += _nothing_lost(before, snapshot(path))
-    out += _links(rows, edges, targets, tolerate_retired_targets)
+    out += _links(rows, edges, targets)
     repo = SqliteRepository.open(path)
     try:
         out += [f"integrity: {p}" for p in repo.integrity_problems()]
@@ -264,9 +259,7 @@ def _nothing_lost(before: Snapshot, after: Snapshot) -> list[str]:
     return out
 
 
-def _links(
-    rows: list[Any], edges: list[Any], targets: dict[str, set[str]], tolerate_retired_targets: bool
-) -> list[str]:
+def _links(rows: list[Any], edges: list[Any], targets: dict[str, set[str]]) -> list[str]:
     out: list[str] = []
     current = [r for r in rows if r[9] is None]
     live = {r[1] for r in current}
@@ -275,15 +268,10 @@ def _links(
         if r[4] is not None:
             cand = Candidate(entity=r[1], kind=r[2], key=r[4], scope=r[3])
             by_tail[tail(normalize(r[4]))].append(cand)
-    key_of = {r[1]: r[4] for r in rows}
     have: dict[str, set[str]] = defaultdict(set)
-    stale: dict[str, set[str]] = defaultdict(set)  # tails of current edges to retired nodes
     for _eid, rel, src, dst, _data, _vf, vt in edges:
         if rel == "links" and vt is None and src in live:
-            if dst in live:
-                have[src].add(dst)
-            elif key_of.get(dst) is not None:
-                stale[src].add(tail(normalize(key_of[dst])))
+            have[src].add(dst)  # an edge to a retired node is a broken link too
     for r in current:
         found = extract_targets(r[6], r[4])
         if set(found) != targets.get(r[0], set()):
@@ -294,11 +282,6 @@ def _links(
             hit = resolve(t, r[3], r[2], by_tail.get(tail(t), ()))
             if hit is None or hit.entity == r[1]:
                 continue
-            if tolerate_retired_targets and tail(t) in stale[r[1]]:
-                # Known gap: retiring a link's target leaves the edge to it (invisible to
-                # reads, which skip retired nodes) instead of re-resolving the link to the
-                # next candidate. See docs/reliability.md.
-                have[r[1]].add(hit.entity)
             want.add(hit.entity)
         if want != have.get(r[1], set()):
             out.append(f"{r[2]}/{r[4] or r[0]} in {r[3]}: links edges to {sorted(have[r[1]])}, "

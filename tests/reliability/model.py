@@ -6,8 +6,8 @@ relink, unlink) and the ``links`` edges derived from ``[[wikilinks]]`` in bodies
 plain words without ``/``, so link resolution reduces to: among current nodes whose key
 equals the target (case-folded), those in the source's scope, else in ``global``; prefer the
 source's kind, then the oldest. Links are kept the way docs/design.md states: a written node's
-links are recomputed from its body, and when a key appears (created or revived) every current
-node linking to it is recomputed; nothing else changes them.
+links are recomputed from its body, and when a key appears (created or revived) or is retired
+every current node linking to it is recomputed; nothing else changes them.
 """
 
 from __future__ import annotations
@@ -92,9 +92,7 @@ class Model:
             node.versions.append(Version(title, body, data))
         self._relink(node)
         if outcome != "superseded" and key is not None:
-            for other in self.nodes:
-                if other.current and other is not node and key.casefold() in other.targets():
-                    self._relink(other)
+            self._relink_linkers(node)
         return outcome, node
 
     def retire(self, ident: Identity) -> Node:
@@ -104,6 +102,7 @@ class Model:
         if not node.current:
             raise ModelError("Conflict")
         node.head.retired = True
+        self._relink_linkers(node)
         return node
 
     def link(self, a: Identity, b: Identity, rel: str, data: dict[str, Any]) -> None:
@@ -129,6 +128,13 @@ class Model:
             if pool:
                 return min(pool, key=lambda n: (n.kind != source.kind, n.order))
         return None
+
+    def _relink_linkers(self, node: Node) -> None:
+        """Re-resolve every current node linking to ``node``'s key (it appeared or retired)."""
+        assert node.key is not None
+        for other in self.nodes:
+            if other.current and other is not node and node.key.casefold() in other.targets():
+                self._relink(other)
 
     def _relink(self, source: Node) -> None:
         want = set()
