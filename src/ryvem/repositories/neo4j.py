@@ -36,7 +36,7 @@ from ryvem import cypher, errors
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
-from ryvem.domain.search import SearchQuery
+from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import Neighbour
 from ryvem.repositories.port import Close, LinkSource
 
@@ -267,14 +267,6 @@ def _snippet(title: str, body: str, query: SearchQuery) -> str:
             pos = t.end()
         return ("…" if start > 0 else "") + "".join(out) + ("…" if end < len(tokens) else "")
     return " ".join(body.split())[:120]
-
-
-def _excerpt(body: str, needles: Sequence[str], width: int = 120) -> str:
-    low = body.lower()
-    pos = min((p for p in (low.find(n) for n in needles) if p >= 0), default=0)
-    start = max(0, pos - width // 3)
-    text = " ".join(body[start : start + width].split())
-    return ("…" if start else "") + text
 
 
 # --- the write transaction ------------------------------------------------------------------
@@ -556,25 +548,18 @@ class Neo4jRepository:
     ) -> list[SearchHit]:
         # Superseded text is not in the full-text index: the past is searched by substring,
         # scored as the SQLite adapter scores it.
-        needles = [" ".join(t.words) for t in query.terms]
+        found = needles(query)
         limit = filters["limit"]
         rows = self._read(
-            "search_as_of", as_of=as_of, needles=needles,
+            "search_as_of", as_of=as_of, needles=found,
             **{**filters, "limit": max(limit * 20, 200)},
         )
-        hits = []
-        for r in rows:
-            title, body = r["title"], r["body"] or ""
-            text = f"{title}\n{body}".lower()
-            score = float(
-                sum(text.count(n) for n in needles)
-                + 3 * sum(title.lower().count(n) for n in needles)
-            )
-            hits.append((score, r["valid_from"], SearchHit.model_construct(
-                id=r["id"], kind=r["kind"], scope=r["scope"], title=title,
-                snippet=_excerpt(body, needles), score=score)))
-        hits.sort(key=lambda h: (-h[0], -h[1]))
-        return [h[2] for h in hits[:limit]]
+        return rank_past(
+            ((r["id"], r["kind"], r["scope"], r["title"], r["body"], r["valid_from"])
+             for r in rows),
+            found,
+            limit,
+        )
 
     def expand(
         self,

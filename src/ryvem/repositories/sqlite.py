@@ -24,7 +24,7 @@ from ryvem import errors
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats, trusted
 from ryvem.domain.scopes import ScopeFilter
-from ryvem.domain.search import SearchQuery
+from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import Neighbour
 from ryvem.repositories.port import Close, LinkSource
 from ryvem.repositories.sqlite_schema import MIGRATIONS
@@ -608,8 +608,8 @@ class SqliteRepository:
         cond, params = _valid("n", as_of)
         like_sql = ""
         like_params: list[Any] = []
-        needles = [" ".join(t.words) for t in query.terms]
-        for needle in needles:
+        found = needles(query)
+        for needle in found:
             pat = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
             # SQLite's LIKE folds ASCII case only; ryvem_lower folds every script, as FTS5 does.
             like_sql += (
@@ -622,16 +622,7 @@ class SqliteRepository:
             f"WHERE {cond}{kind_sql}{ssql}{like_sql} ORDER BY n.valid_from DESC LIMIT ?",
             (*params, *kind_params, *sparams, *like_params, max(limit * 20, 200)),
         )
-        hits = []
-        for r in rows:
-            text = f"{r[3]}\n{r[4]}".lower()
-            score = float(sum(text.count(n) for n in needles) + 3 * sum(
-                r[3].lower().count(n) for n in needles))
-            hits.append((score, r[5], SearchHit.model_construct(
-                id=r[0], kind=r[1], scope=r[2], title=r[3],
-                snippet=_excerpt(r[4], needles), score=score)))
-        hits.sort(key=lambda h: (-h[0], -h[1]))
-        return [h[2] for h in hits[:limit]]
+        return rank_past(rows, found, limit)
 
     def expand(
         self,
@@ -779,14 +770,6 @@ def _hit(row: Sequence[Any], *, plain: bool = False) -> SearchHit:
         id=row[0], kind=row[1], scope=row[2], title=row[3], snippet=snippet,
         score=0.0 if plain else round(-float(row[5]), 6),
     )
-
-
-def _excerpt(body: str, needles: Sequence[str], width: int = 120) -> str:
-    low = body.lower()
-    pos = min((p for p in (low.find(n) for n in needles) if p >= 0), default=0)
-    start = max(0, pos - width // 3)
-    text = " ".join(body[start : start + width].split())
-    return ("…" if start else "") + text
 
 
 def _split_sql(script: str) -> list[str]:
