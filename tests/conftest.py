@@ -97,6 +97,16 @@ def service(repo: GraphRepository) -> Service:
 
 
 @pytest.fixture
+def neo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GraphRepository]:
+    """An empty Neo4j repository on the session's server (for Neo4j-only tests)."""
+    r = open_backend("neo4j", request, tmp_path)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+@pytest.fixture
 def sqlite_repo(tmp_path: Path) -> Iterator[SqliteRepository]:
     """An empty SQLite repository (for SQLite-only tests)."""
     r = SqliteRepository.open(tmp_path / "ryvem.db")

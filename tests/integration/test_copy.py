@@ -7,12 +7,11 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import Neo4jServer, open_backend
+from conftest import Neo4jServer
 from ryvem.copy import copy_graph
 from ryvem.domain.model import Edge, NodeVersion
 from ryvem.errors import InvalidInput
@@ -26,24 +25,9 @@ BOARD = "board:infra"
 
 
 @pytest.fixture
-def neo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Neo4jRepository]:
-    """An empty Neo4j repository on the session's server."""
-    repo = open_backend("neo4j", request, tmp_path)
-    assert isinstance(repo, Neo4jRepository)
-    try:
-        yield repo
-    finally:
-        repo.close()
-
-
-@pytest.fixture
-def lite(tmp_path: Path) -> Iterator[SqliteRepository]:
+def lite(sqlite_repo: SqliteRepository) -> SqliteRepository:
     """An empty SQLite repository."""
-    repo = SqliteRepository.open(tmp_path / "source.db")
-    try:
-        yield repo
-    finally:
-        repo.close()
+    return sqlite_repo
 
 
 def fill(repo: GraphRepository) -> None:

@@ -14,13 +14,12 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-from conftest import Neo4jServer, open_backend
+from conftest import Neo4jServer
 from ryvem import cypher
 from ryvem.domain.model import SUPERSEDES
 from ryvem.errors import BackendUnavailable, IntegrityError, InvalidInput
@@ -37,17 +36,6 @@ HOSTILE = [
     "kind\nMATCH (n) DETACH DELETE n",
     "",
 ]
-
-
-@pytest.fixture
-def neo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Neo4jRepository]:
-    """An empty Neo4j repository on the session's server."""
-    repo = open_backend("neo4j", request, tmp_path)
-    assert isinstance(repo, Neo4jRepository)
-    try:
-        yield repo
-    finally:
-        repo.close()
 
 
 @pytest.fixture
