@@ -453,6 +453,10 @@ def bench_traversal(svc: Service, conn: sqlite3.Connection, cfg: dict[str, Any],
 
     starts = traversal_starts(conn, cfg["starts"])
     g, u, nx_build = build_networkx(conn)
+    # The networkx peer holds millions of objects; without freezing them, every full
+    # collection during ryvem's (allocation-heavy) walks would scan them too.
+    gc.collect()
+    gc.freeze()
     info: dict[str, Any] = {"networkx_build_s": nx_build, "reach": {}}
     rows: list[Row] = []
     cte_cap = cfg["cte_cap_s"]
@@ -513,6 +517,7 @@ def bench_traversal(svc: Service, conn: sqlite3.Connection, cfg: dict[str, Any],
                         f"({len(sts)} starts)",
                         Figure.of_latencies("ryvem as-of", past),
                         Figure.of_latencies("ryvem current", cur)).judge())
+    gc.unfreeze()
     del g, u
     return rows, info
 
