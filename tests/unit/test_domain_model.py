@@ -62,3 +62,18 @@ def test_versions_are_frozen_and_reject_unknown_fields() -> None:
         v.title = "changed"  # type: ignore[misc]  # assigning to a frozen model on purpose
     with pytest.raises(ValidationError):
         version(colour="red")
+
+
+def test_a_trusted_read_result_behaves_exactly_like_a_validated_model() -> None:
+    """trusted() (the adapters' fast path for rows they read) equals, dumps, copies and stays
+    frozen like a model built with validation."""
+    from ryvem.domain.model import Edge, trusted
+
+    v = version(data={"x": [1, 2]}, valid_to=T0 + 5, superseded_by="b" * 24)
+    fast = trusted(NodeVersion, dict(v.model_dump()))
+    assert fast == v and fast.model_dump() == v.model_dump() and fast.record() == v.record()
+    assert fast.model_copy(update={"title": "t2"}).title == "t2"
+    with pytest.raises(ValidationError):
+        fast.title = "changed"  # type: ignore[misc]  # assigning to a frozen model on purpose
+    e = Edge(id="c" * 24, rel="links", src="a" * 24, dst="b" * 24, valid_from=T0)
+    assert trusted(Edge, dict(e.model_dump())) == e
