@@ -20,16 +20,16 @@ from ryvem.domain.model import (
     SUPERSEDES,
     Edge,
     Identity,
+    NodeHead,
     NodeVersion,
     SearchHit,
     Stats,
     Step,
-    trusted,
 )
 from ryvem.domain.scopes import GLOBAL, ScopeFilter, parse_scope, parse_scope_filter
 from ryvem.domain.search import parse_search
 from ryvem.domain.timeutil import Clock, format_us, parse_time
-from ryvem.domain.traversal import Neighbour, bfs, clamp_depth, parse_direction
+from ryvem.domain.traversal import EdgeRow, bfs, clamp_depth, parse_direction
 from ryvem.domain.validation import (
     SLUG,
     validate_body,
@@ -492,20 +492,21 @@ class Service:
             raise NotFound(f"{_name(start)} is not current; pass an as-of time to walk the past")
         filt = ScopeFilter() if all_scopes else ScopeFilter(exact=start.scope)
 
-        def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> list[Neighbour]:
+        def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> Sequence[EdgeRow]:
             return self.repo.expand(frontier, side, rel_list, at, filt)
 
-        found = bfs(start.entity, d, dirn, expand)
-        entities = {start.entity} | {n.src for _, n in found} | {n.dst for _, n in found}
-        nodes = self.repo.get_entities(sorted(entities), at)
-        nodes[start.entity] = start
+        levels = bfs(start.entity, d, dirn, expand)
+        entities = {start.entity}
+        for _, _, rows in levels:
+            entities.update(r[2] for r in rows)
+            entities.update(r[3] for r in rows)
+        nodes = self.repo.get_heads(sorted(entities), at)
+        nodes[start.entity] = NodeHead.of(start)
         return [
-            trusted(Step, {
-                "src": nodes[n.src], "dst": nodes[n.dst], "rel": n.rel,
-                "direction": n.direction, "hop": hop, "edge_id": n.edge_id,
-            })
-            for hop, n in found
-            if n.src in nodes and n.dst in nodes
+            Step(nodes[src], nodes[dst], rel, side, hop, eid)
+            for hop, side, rows in levels
+            for eid, rel, src, dst in rows
+            if src in nodes and dst in nodes
         ]
 
     def unresolved(self, ref: str, *, scope: str | None = None) -> list[str]:

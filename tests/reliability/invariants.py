@@ -297,8 +297,8 @@ def _backlinks(repo: SqliteRepository, edges: list[Any], by_id: dict[str, Any]) 
         if rel == "links" and vt is None and src in live and dst in live:
             forward[dst].add(eid)
     back: dict[str, set[str]] = defaultdict(set)
-    for n in repo.expand(sorted(live), "in", ["links"], None, ScopeFilter()):
-        if n.src in live:
-            back[n.dst].add(n.edge_id)
+    for eid, _rel, src, dst in repo.expand(sorted(live), "in", ["links"], None, ScopeFilter()):
+        if src in live:
+            back[dst].add(eid)
     return [f"backlinks of {dst}: {sorted(back[dst])} but forward edges {sorted(forward[dst])}"
             for dst in sorted(live) if back.get(dst, set()) != forward.get(dst, set())]

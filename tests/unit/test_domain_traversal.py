@@ -7,7 +7,7 @@ from typing import Literal
 
 import pytest
 
-from ryvem.domain.traversal import MAX_DEPTH, Neighbour, bfs, clamp_depth, parse_direction
+from ryvem.domain.traversal import MAX_DEPTH, EdgeRow, bfs, clamp_depth, parse_direction
 from ryvem.errors import InvalidInput
 
 Side = Literal["out", "in"]
@@ -20,19 +20,20 @@ class Graph:
         self.edges = [(f"e{i}", rel, src, dst) for i, (src, rel, dst) in enumerate(edges)]
         self.calls: list[tuple[tuple[str, ...], Side]] = []
 
-    def expand(self, frontier: Sequence[str], side: Side) -> list[Neighbour]:
+    def expand(self, frontier: Sequence[str], side: Side) -> list[EdgeRow]:
         self.calls.append((tuple(frontier), side))
         near = 2 if side == "out" else 3
         return [
-            Neighbour(edge_id=e[0], rel=e[1], src=e[2], dst=e[3], direction=side)
+            e
             for e in reversed(self.edges)  # arbitrary store order; bfs must impose its own
             if e[near] in frontier
         ]
 
 
 def walk(g: Graph, start: str, depth: int, direction: Literal["out", "in", "both"]) -> list[str]:
-    return [f"{hop}:{n.src}-{n.rel}->{n.dst}:{n.direction}"
-            for hop, n in bfs(start, depth, direction, g.expand)]
+    return [f"{hop}:{src}-{rel}->{dst}:{side}"
+            for hop, side, rows in bfs(start, depth, direction, g.expand)
+            for _eid, rel, src, dst in rows]
 
 
 def test_the_walk_goes_level_by_level_in_a_stable_order() -> None:

@@ -288,7 +288,7 @@ NOW = None
         ("get by identity as of", lambda r, g: r.get_identity(("task", "t1", "global"), 10**16)),
         ("latest of identity", lambda r, g: r.latest_of_identity(("decision", "b", "global"))),
         ("get entity", lambda r, g: r.get_entity(g["b"], NOW)),
-        ("get entities as of", lambda r, g: r.get_entities([g["a"], g["b"]], 10**16)),
+        ("get heads as of", lambda r, g: r.get_heads([g["a"], g["b"]], 10**16)),
         ("find by key", lambda r, g: r.find_by_key("t1", ScopeFilter(), NOW)),
         ("history", lambda r, g: r.chain(g["b"])),
         ("edges of", lambda r, g: r.edges_of(g["b"], NOW)),

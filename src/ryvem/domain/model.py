@@ -9,7 +9,7 @@ join the two versions they order.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,6 +22,7 @@ __all__ = [
     "Direction",
     "Edge",
     "Identity",
+    "NodeHead",
     "NodeVersion",
     "SearchHit",
     "Stats",
@@ -140,11 +141,38 @@ class SearchHit(_Frozen):
         return self.model_dump()
 
 
-class Step(_Frozen):
+class NodeHead(NamedTuple):
+    """A node version without its body and data: what a traversal reports for each end.
+
+    A walk can reach most of a large graph; carrying bodies and decoding every ``data``
+    object would cost more than the walk itself (docs/benchmarks.md). Read a whole version
+    with ``Service.get(head.id)``.
+    """
+
+    id: str
+    entity: str
+    kind: str
+    scope: str
+    key: str | None
+    title: str
+    valid_from: int
+    valid_to: int | None
+
+    @property
+    def ref(self) -> str:
+        """How a person names it: the key when it has one, else the id."""
+        return self.key if self.key is not None else self.id
+
+    @classmethod
+    def of(cls, v: NodeVersion) -> NodeHead:
+        return cls(v.id, v.entity, v.kind, v.scope, v.key, v.title, v.valid_from, v.valid_to)
+
+
+class Step(NamedTuple):
     """One edge found by a traversal, seen from the node it was reached through."""
 
-    src: NodeVersion
-    dst: NodeVersion
+    src: NodeHead
+    dst: NodeHead
     rel: str
     direction: Literal["out", "in"]
     hop: int

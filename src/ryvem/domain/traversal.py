@@ -10,14 +10,23 @@ batched neighbour query per level (``expand``); this module owns order and de-du
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from ryvem.domain.model import Step
 from ryvem.errors import InvalidInput
 
-__all__ = ["MAX_DEPTH", "Neighbour", "bfs", "clamp_depth", "discovered_refs", "parse_direction"]
+__all__ = [
+    "MAX_DEPTH",
+    "EdgeRow",
+    "Expand",
+    "Level",
+    "Side",
+    "bfs",
+    "clamp_depth",
+    "discovered_refs",
+    "parse_direction",
+]
 
 MAX_DEPTH = 10
 DIRECTIONS = ("out", "in", "both")
@@ -48,57 +57,56 @@ def parse_direction(direction: object) -> Literal["out", "in", "both"]:
     raise InvalidInput(f"unknown direction {_show(direction)}: use out, in or both")
 
 
-@dataclass(frozen=True, slots=True)
-class Neighbour:
-    """An edge incident to a frontier node, as an adapter reports it."""
+EdgeRow = tuple[str, str, str, str]
+"""(edge id, rel, src entity, dst entity): one edge as an adapter's ``expand`` reports it.
 
-    edge_id: str
-    rel: str
-    src: str  # entity
-    dst: str  # entity
-    direction: Literal["out", "in"]  # relative to the frontier node
+Plain tuples, because a deep walk meets hundreds of thousands of edges and the store's own
+row tuples can be passed on untouched (docs/benchmarks.md)."""
 
-    @property
-    def near(self) -> str:
-        return self.src if self.direction == "out" else self.dst
+Side = Literal["out", "in"]
+Expand = Callable[[Sequence[str], Side], Sequence[EdgeRow]]
+"""Given frontier entities and a side, every matching edge incident to them (``out``: leaving
+them, ``in``: entering them) whose far end is a node valid at the walk's time and inside its
+scope filter, in any order."""
 
-    @property
-    def far(self) -> str:
-        return self.dst if self.direction == "out" else self.src
+Level = tuple[int, Side, list[EdgeRow]]
+"""(hop, side, edges): the edges one level of a walk reported on one side, in order."""
 
-
-Expand = Callable[[Sequence[str], Literal["out", "in"]], Iterable[Neighbour]]
-"""Given frontier entities and a direction, every matching edge incident to them, where the
-far end is a node valid at the traversal's time and inside its scope filter."""
+_ENDS: dict[Side, tuple[int, int]] = {"out": (2, 3), "in": (3, 2)}  # (near, far) in an EdgeRow
 
 
 def bfs(
     start: str, depth: int, direction: Literal["out", "in", "both"], expand: Expand
-) -> list[tuple[int, Neighbour]]:
-    """Ordered (hop, edge) pairs reached from ``start``; see the module docstring."""
+) -> list[Level]:
+    """The walk from ``start`` as ordered levels; see the module docstring.
+
+    Within a level and side, edges are ordered by their near end's position in the frontier,
+    then rel, then far end, then edge id, so every backend gives the same answer.
+    """
     visited = {start}
     frontier = [start]
     seen_edges: set[str] = set()
-    out: list[tuple[int, Neighbour]] = []
-    sides: tuple[Literal["out", "in"], ...] = (
-        ("out", "in") if direction == "both" else (direction,)
-    )
+    out: list[Level] = []
+    sides: tuple[Side, ...] = ("out", "in") if direction == "both" else (direction,)
     for hop in range(1, depth + 1):
         if not frontier:
             break
         position = {entity: i for i, entity in enumerate(frontier)}
         discovered: list[str] = []
         for side in sides:
-            found = [n for n in expand(frontier, side) if n.edge_id not in seen_edges]
-            found.sort(key=lambda n: (position[n.near], n.rel, n.far, n.edge_id))
-            for n in found:
-                if n.edge_id in seen_edges:
+            near, far = _ENDS[side]
+            found = [r for r in expand(frontier, side) if r[0] not in seen_edges]
+            found.sort(key=lambda r: (position[r[near]], r[1], r[far], r[0]))
+            kept: list[EdgeRow] = []
+            for r in found:
+                if r[0] in seen_edges:
                     continue
-                seen_edges.add(n.edge_id)
-                out.append((hop, n))
-                if n.far not in visited:
-                    visited.add(n.far)
-                    discovered.append(n.far)
+                seen_edges.add(r[0])
+                kept.append(r)
+                if r[far] not in visited:
+                    visited.add(r[far])
+                    discovered.append(r[far])
+            out.append((hop, side, kept))
         frontier = discovered
     return out
 

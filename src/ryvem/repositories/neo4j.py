@@ -34,10 +34,10 @@ from neo4j import exceptions as nx
 
 from ryvem import cypher, errors
 from ryvem.domain.links import Candidate, normalize, tail
-from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats
+from ryvem.domain.model import Edge, Identity, NodeHead, NodeVersion, SearchHit, Stats
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
-from ryvem.domain.traversal import Neighbour
+from ryvem.domain.traversal import EdgeRow
 from ryvem.repositories.port import Close, LinkSource
 
 __all__ = ["Neo4jRepository"]
@@ -496,6 +496,18 @@ class Neo4jRepository:
         rows = self._read("get_entities", entities=list(dict.fromkeys(entities)), as_of=as_of)
         return {r["v"]["entity"]: _node(r["v"]) for r in rows}
 
+    def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
+        if not entities:
+            return {}
+        rows = self._read("get_heads", entities=list(dict.fromkeys(entities)), as_of=as_of)
+        return {
+            r["entity"]: NodeHead(
+                r["id"], r["entity"], r["kind"], r["scope"], r["key"], r["title"],
+                r["valid_from"], r["valid_to"],
+            )
+            for r in rows
+        }
+
     def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
         rows = self._read("find_by_key", key=key, as_of=as_of, **_scope_params(scope))
         return [_node(r["v"]) for r in rows]
@@ -568,7 +580,7 @@ class Neo4jRepository:
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
-    ) -> list[Neighbour]:
+    ) -> Sequence[EdgeRow]:
         if not frontier:
             return []
         rows = self._read(
@@ -579,7 +591,7 @@ class Neo4jRepository:
             **_scope_params(scope),
         )
         return [
-            Neighbour(edge_id=r["id"], rel=r["rel"], src=r["src"], dst=r["dst"], direction=side)
+            (r["id"], r["rel"], r["src"], r["dst"])
             for r in rows
         ]
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from ryvem.domain.links import Candidate
-from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats
+from ryvem.domain.model import Edge, Identity, NodeHead, NodeVersion, SearchHit, Stats
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery
-from ryvem.domain.traversal import Neighbour
+from ryvem.domain.traversal import EdgeRow
 
 __all__ = ["Close", "GraphRepository", "LinkSource", "WriteTx"]
 
@@ -113,8 +113,8 @@ class GraphRepository(Protocol):
     def get_entity(self, entity: str, as_of: int | None) -> NodeVersion | None:
         """The version of an entity valid at ``as_of`` (current when None)."""
 
-    def get_entities(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeVersion]:
-        """The version of each entity valid at ``as_of``, for those that have one."""
+    def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
+        """Body-less heads of each entity's version valid at ``as_of``, for those with one."""
 
     def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
         """Versions valid at ``as_of`` with this exact key, any kind."""
@@ -142,7 +142,7 @@ class GraphRepository(Protocol):
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
-    ) -> list[Neighbour]:
+    ) -> Sequence[EdgeRow]:
         """Edges incident to frontier entities whose far end is valid at ``as_of`` in scope.
 
         ``rels`` None means every rel except ``supersedes``.

@@ -22,10 +22,18 @@ from typing import Any, Literal, TypeVar
 
 from ryvem import errors
 from ryvem.domain.links import Candidate, normalize, tail
-from ryvem.domain.model import Edge, Identity, NodeVersion, SearchHit, Stats, trusted
+from ryvem.domain.model import (
+    Edge,
+    Identity,
+    NodeHead,
+    NodeVersion,
+    SearchHit,
+    Stats,
+    trusted,
+)
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
-from ryvem.domain.traversal import Neighbour
+from ryvem.domain.traversal import EdgeRow
 from ryvem.repositories.port import Close, LinkSource
 from ryvem.repositories.sqlite_schema import MIGRATIONS
 
@@ -526,14 +534,14 @@ class SqliteRepository:
         )
         return _node(rows[0]) if rows else None
 
-    def get_entities(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeVersion]:
+    def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
         cond, params = _valid("n", as_of)
         rows = self._read(
-            f"SELECT {_NODE_COLS} FROM nodes n WHERE entity IN (SELECT value FROM json_each(?)) "
-            f"AND {cond}",
+            "SELECT id, entity, kind, scope, key, title, valid_from, valid_to FROM nodes n "
+            f"WHERE entity IN (SELECT value FROM json_each(?)) AND {cond}",
             (json.dumps(list(entities)), *params),
         )
-        return {r[1]: _node(r) for r in rows}
+        return {r[1]: NodeHead._make(r) for r in rows}
 
     def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
         cond, params = _valid("n", as_of)
@@ -631,7 +639,7 @@ class SqliteRepository:
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
-    ) -> list[Neighbour]:
+    ) -> Sequence[EdgeRow]:
         near, far = ("src", "dst") if side == "out" else ("dst", "src")
         econd, eparams = _valid("e", as_of)
         ncond, nparams = _valid("n", as_of)
@@ -651,7 +659,7 @@ class SqliteRepository:
             f"WHERE n.entity = e.{far} AND {ncond}{ssql})",
             (json.dumps(list(frontier)), *rel_params, *eparams, *nparams, *sparams),
         )
-        return [Neighbour(edge_id=r[0], rel=r[1], src=r[2], dst=r[3], direction=side) for r in rows]
+        return rows  # (id, rel, src, dst) tuples, passed on as the store made them
 
     def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
         with self._lock:
