@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
+from anyio.from_thread import start_blocking_portal
 from mcp.server.mcpserver.exceptions import ToolError
 
 from reliability.invariants import assert_invariants, snapshot
@@ -53,7 +53,10 @@ def call(server: RyvemMCPServer, tool: str, **arguments: Any) -> Any:
     async def run() -> Any:
         return await server.call_tool(tool, arguments)
 
-    result = anyio.run(run)
+    # A portal runs the call on its own event loop in a worker thread: the main thread may
+    # already run one (Playwright's sync API, from the browser tests, keeps one for the session).
+    with start_blocking_portal() as portal:
+        result = portal.call(run)
     assert not result.is_error
     return json.loads(result.content[0].text)
 
