@@ -256,6 +256,21 @@ def test_link_navigate_and_unlink_show_the_edges_of_ryvem_graph_links(server: Se
     assert [s["to"] for s in past] == ["lru"]
 
 
+def test_navigate_stays_in_the_start_scope_unless_all_scopes_is_set(server: Server) -> None:
+    """An edge into another scope is walked only with all_scopes=true."""
+    server.ok("memory_write", kind="task", title="Ship it", key="ship", scope="board:team")
+    server.ok("memory_write", kind="business-rule", title="Freeze on Fridays", key="freeze",
+              scope="global")
+    team = server.ok("memory_get", ref="task/ship", scope="board:team")
+    rule = server.ok("memory_get", ref="business-rule/freeze", scope="global")
+    server.ok("memory_link", from_ref=team["id"], to_ref=rule["id"], rel="depends-on",
+              scope="board:team")
+    assert server.ok("memory_navigate", op="links", ref="task/ship", scope="board:team") == []
+    crossed = server.ok("memory_navigate", op="links", ref="task/ship", scope="board:team",
+                        all_scopes=True)
+    assert [(s["to"], s["rel"]) for s in crossed] == [("freeze", "depends-on")]
+
+
 def test_navigate_cuts_at_the_limit_with_a_truncated_record(server: Server) -> None:
     """Five out-edges with limit 3 give three edges and a last record saying it was cut."""
     server.ok("memory_write", kind="codebase-map", title="Hub", key="hub")

@@ -441,6 +441,11 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
         ] = None,
         as_of: AsOf = None,
         scope: Scope = None,
+        all_scopes: Annotated[
+            bool,
+            Field(description="Cross into other scopes while walking (by default the walk "
+                  "stays in the start node's scope)."),
+        ] = False,
         limit: Limit = DEFAULT_LIMIT,
     ) -> CallToolResult:
         try:
@@ -453,7 +458,9 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
                 d, dirn = (2 if depth is None else depth), (direction or "out")
             else:
                 return _ok([])
-            steps = service(scope).traverse(ref, depth=d, direction=dirn, rels=rels, as_of=as_of)
+            steps = service(scope).traverse(
+                ref, depth=d, direction=dirn, rels=rels, as_of=as_of, all_scopes=all_scopes
+            )
             n = _clamp(limit)
             records: list[dict[str, Any]] = [s.record() for s in steps[:n]]
             if len(steps) > n:
