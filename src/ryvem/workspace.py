@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import json
 import os
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -111,9 +113,10 @@ def mint(root: Path, service: Service) -> str:
 
     The file is prepared as a temporary file first (so an unwritable folder fails before the
     store is touched), the ``repo`` node is recorded, and the file is then hard-linked into
-    place, which never replaces an existing file. If another process minted meanwhile, its
-    identity wins and is returned (only a race inside the last two steps leaves an unused
-    ``repo`` node behind).
+    place, which never replaces an existing file. Minters on one machine take an exclusive
+    ``flock`` on the repository's folder for those steps, so a second one finds the first's
+    file and adopts it; should another machine's process (a shared folder) win anyway, its
+    identity wins and is returned, leaving one unused ``repo`` node behind.
     """
     final = root / IDENTITY_FILE
     new = str(uuid.uuid4())
@@ -129,27 +132,50 @@ def mint(root: Path, service: Service) -> str:
             os.fsync(fd)
         finally:
             os.close(fd)
-        existing = read_identity(final)  # written by another process since we looked?
-        if existing is not None:
-            service.ensure_repo_node(existing, root.name)
-            return existing
-        service.ensure_repo_node(new, root.name)
-        try:
-            os.link(tmp, final)
-        except FileExistsError:
-            winner = read_identity(final)
-            if winner is None:  # pragma: no cover - removed again between two syscalls
-                raise BackendError(f"{final} appeared and vanished; try again") from None
-            service.ensure_repo_node(winner, root.name)
-            return winner
-        except OSError as e:
-            if e.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
-                raise BackendError(f"cannot write {final}: {e.strerror or e}") from None
-            _write_exclusive(final, content)  # no hard links here: O_EXCL is still no-overwrite
-        return new
+        with _folder_lock(root):
+            return _record_and_place(root, final, tmp, new, content, service)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+@contextlib.contextmanager
+def _folder_lock(root: Path) -> Iterator[None]:
+    """An exclusive flock on the folder itself (no lock file is left in the repository)."""
+    try:
+        dfd = os.open(root, os.O_RDONLY)
+    except OSError:  # cannot open the folder for locking: fall back to the no-overwrite link
+        yield
+        return
+    try:
+        fcntl.flock(dfd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(dfd)  # closing releases the lock
+
+
+def _record_and_place(
+    root: Path, final: Path, tmp: Path, new: str, content: bytes, service: Service
+) -> str:
+    """Adopt an identity minted meanwhile, or record ours and link the file into place."""
+    existing = read_identity(final)  # written by another process since we looked?
+    if existing is not None:
+        service.ensure_repo_node(existing, root.name)
+        return existing
+    service.ensure_repo_node(new, root.name)
+    try:
+        os.link(tmp, final)
+    except FileExistsError:
+        winner = read_identity(final)
+        if winner is None:  # pragma: no cover - removed again between two syscalls
+            raise BackendError(f"{final} appeared and vanished; try again") from None
+        service.ensure_repo_node(winner, root.name)
+        return winner
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise BackendError(f"cannot write {final}: {e.strerror or e}") from None
+        _write_exclusive(final, content)  # no hard links here: O_EXCL is still no-overwrite
+    return new
 
 
 def _write_exclusive(path: Path, content: bytes) -> None:

@@ -198,3 +198,40 @@ def test_minting_never_replaces_a_file_another_process_wrote_first(tmp_path: Pat
         assert repo.stats().kinds == {"repo": 1}  # the identity that lost left no node
     assert (root / "ryvem.json").read_bytes() == content
     assert sorted(p.name for p in root.iterdir()) == [".git", "ryvem.json"]
+
+
+def test_racing_minters_agree_on_one_identity_and_record_one_repo_node(tmp_path: Path) -> None:
+    """Four minters at once (each slow to record its node) adopt the first's ryvem.json."""
+    import threading
+    import time
+
+    from ryvem.repositories.sqlite import SqliteRepository
+    from ryvem.service import Service
+    from ryvem.workspace import mint
+
+    class SlowToRecord(Service):
+        def ensure_repo_node(self, repo_uuid: str, name: str) -> Any:
+            time.sleep(0.2)  # widen the window between "no file yet" and "file in place"
+            return super().ensure_repo_node(repo_uuid, name)
+
+    root = git_repo(tmp_path / "busy")
+    db = tmp_path / "ryvem.db"
+    SqliteRepository.open(db).close()
+    start = threading.Barrier(4)
+    got: list[str] = []
+
+    def one() -> None:
+        with SqliteRepository.open(db) as repo:
+            start.wait()
+            got.append(mint(root, SlowToRecord(repo)))
+
+    threads = [threading.Thread(target=one) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    minted = json.loads((root / "ryvem.json").read_text())["repo"]
+    assert got == [minted] * 4
+    with SqliteRepository.open(db) as repo:
+        assert repo.stats().kinds == {"repo": 1}
+    assert sorted(p.name for p in root.iterdir()) == [".git", "ryvem.json"]
