@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -28,6 +28,13 @@ class Neo4jServer:
     uri: str
     user: str
     password: str
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Skip a test whose tool is missing here; under ``CI=true`` fail it instead."""
+    if IN_CI:
+        pytest.fail(f"{reason} (required under CI=true)")
+    pytest.skip(reason)
 
 
 def _docker_answers() -> bool:
@@ -63,9 +70,7 @@ def neo4j_server() -> Iterator[Neo4jServer]:
         "no Neo4j server: set RYVEM_TEST_NEO4J_URI, run `scripts/neo4j-local start`, "
         "or have a Docker engine for testcontainers"
     )
-    if IN_CI:
-        pytest.fail(f"{reason} (required under CI=true)")
-    pytest.skip(reason)
+    unavailable(reason)
 
 
 def open_backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> GraphRepository:

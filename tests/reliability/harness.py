@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
+from conftest import unavailable
 from ryvem.repositories.sqlite import SqliteRepository
 from ryvem.service import Service
 
@@ -70,7 +69,7 @@ def unprivileged() -> list[str]:
         return []
     setpriv = shutil.which("setpriv")
     if setpriv is None:
-        pytest.skip("running as root without setpriv: cannot make a file read-only to ryvem")
+        unavailable("running as root without setpriv: cannot make a file read-only to ryvem")
     drop = "-dac_override,-dac_read_search,-fowner"
     return [setpriv, f"--bounding-set={drop}", f"--inh-caps={drop}"]
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import unavailable
 from reliability.harness import one_clean_line, ryvem, service, unprivileged
 from reliability.invariants import assert_invariants, snapshot
 from ryvem.errors import StoreFull
@@ -142,7 +143,7 @@ def test_a_write_the_file_system_refuses_fails_in_one_line_and_leaves_the_store_
 ) -> None:
     """A file-size limit (RLIMIT_FSIZE) refuses a big put: exit 1, one line, nothing written."""
     if shutil.which("prlimit") is None:
-        pytest.skip("no prlimit to cap the file size")
+        unavailable("no prlimit to cap the file size")
     db = tmp_path / "ryvem.db"
     seeded(db)
     before = snapshot(db)
