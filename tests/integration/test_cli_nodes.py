@@ -6,19 +6,14 @@ scope is the repository's minted ``repo:<uuid>``.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
 import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
+from clirun import Cli, assert_fails
+
 NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
     "superseded_by", "supersedes", "retired_reason",
@@ -27,50 +22,6 @@ HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score"}
 EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}
 ID = re.compile(r"^[0-9a-f]{24}$")
 ISO_Z = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
-
-
-@dataclass(frozen=True)
-class Result:
-    code: int
-    out: str
-    err: str
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
-class Cli:
-    """Runs ``ryvem graph …`` in ``cwd`` against a private data dir."""
-
-    def __init__(self, cwd: Path, data_dir: Path) -> None:
-        assert RYVEM is not None, "the ryvem console script is not installed next to python"
-        self.cwd = cwd
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-        self.env["RYVEM_DATA_DIR"] = str(data_dir)
-
-    def __call__(self, *args: str, input: str | bytes | None = None) -> Result:
-        data = input.encode() if isinstance(input, str) else input
-        p = subprocess.run(
-            [str(RYVEM), "graph", *args], cwd=self.cwd, env=self.env, input=data,
-            capture_output=True, timeout=60, check=False,
-        )
-        return Result(p.returncode, p.stdout.decode(), p.stderr.decode())
-
-    def ok(self, *args: str, input: str | bytes | None = None) -> Result:
-        r = self(*args, input=input)
-        assert r.code == 0, f"ryvem graph {' '.join(args)} → {r.code}: {r.err}"
-        return r
-
-    def json(self, *args: str, input: str | bytes | None = None) -> Any:
-        return self.ok(*args, "--json", input=input).json()
-
-
-def assert_fails(r: Result, code: int) -> None:
-    """One ``error:`` line on stderr, nothing on stdout, the given exit code."""
-    assert r.code == code, (r.code, r.err)
-    assert r.out == ""
-    assert r.err.startswith("error: ") and r.err.count("\n") == 1, r.err
-    assert "Traceback" not in r.err
 
 
 @pytest.fixture

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,17 +11,7 @@ from typing import Any
 
 import pytest
 
-RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
-
-
-@dataclass(frozen=True)
-class Result:
-    code: int
-    out: str
-    err: str
-
-    def json(self) -> Any:
-        return json.loads(self.out)
+from clirun import Cli, Result
 
 
 @dataclass
@@ -32,19 +19,10 @@ class Env:
     data_dir: Path
 
     def run(self, cwd: Path, *args: str) -> Result:
-        assert RYVEM is not None, "the ryvem console script is not installed next to python"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-        env["RYVEM_DATA_DIR"] = str(self.data_dir)
-        p = subprocess.run(
-            [str(RYVEM), "graph", *args], cwd=cwd, env=env, capture_output=True, text=True,
-            timeout=60, check=False,
-        )
-        return Result(p.returncode, p.stdout, p.stderr)
+        return Cli(cwd, self.data_dir)(*args)
 
     def json(self, cwd: Path, *args: str) -> Any:
-        r = self.run(cwd, *args, "--json")
-        assert r.code == 0, (args, r.code, r.err)
-        return r.json()
+        return Cli(cwd, self.data_dir).json(*args)
 
 
 @pytest.fixture

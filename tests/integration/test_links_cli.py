@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
+from clirun import Cli, assert_fails
+
 VAULT = Path(__file__).resolve().parent.parent / "fixtures" / "vault"
 HOME_LINKS = {
     "Alpha", "notes/Beta", "notes/deep/Gamma", "Diagram", "Library", "Topic Notes", "My Page",
@@ -23,62 +18,18 @@ ALPHA_BACKLINKS = {"Home", "notes/Beta", "archive/old/Alpha", "broken-front-matt
 STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop"}
 
 
-@dataclass(frozen=True)
-class Result:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def lines(self) -> list[str]:
-        return self.out.splitlines()
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
-class Cli:
-    """``ryvem graph …`` outside any git tree (scope global) with a private data dir."""
-
-    def __init__(self, cwd: Path) -> None:
-        assert RYVEM is not None, "the ryvem console script is not installed next to python"
-        self.cwd = cwd
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-        self.env["RYVEM_DATA_DIR"] = str(cwd / "data")
-
-    def __call__(self, *args: str) -> Result:
-        p = subprocess.run(
-            [str(RYVEM), "graph", *args], cwd=self.cwd, env=self.env, capture_output=True,
-            timeout=120, check=False,
-        )
-        return Result(p.returncode, p.stdout.decode(), p.stderr.decode())
-
-    def ok(self, *args: str) -> Result:
-        r = self(*args)
-        assert r.code == 0, f"ryvem graph {' '.join(args)} → {r.code}: {r.err}"
-        return r
-
-
-def assert_fails(r: Result, code: int, fragment: str) -> None:
-    """One error line naming the problem, nothing on stdout, the given exit code."""
-    assert r.code == code, (r.code, r.err)
-    assert r.out == ""
-    assert r.err.startswith("error: ") and r.err.count("\n") == 1, r.err
-    assert fragment in r.err
-    assert "Traceback" not in r.err
-
-
 @pytest.fixture(scope="module")
 def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     """A CLI whose store holds the fixture vault, imported once."""
-    c = Cli(tmp_path_factory.mktemp("links-cli"))
+    root = tmp_path_factory.mktemp("links-cli")
+    c = Cli(root, root / "data")
     c.ok("import", str(VAULT))
     return c
 
 
 def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> None:
     """The summary counts pages and links; bad front matter warns on stderr; no progress bar."""
-    c = Cli(tmp_path)
+    c = Cli(tmp_path, tmp_path / "data")
     first = c.ok("import", str(VAULT))
     assert first.lines == [
         f"imported 15 pages from {VAULT} into global: 15 created, 0 superseded, "
@@ -100,7 +51,7 @@ def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> No
 
 def test_import_refuses_a_missing_folder_or_bad_kind_and_writes_nothing(tmp_path: Path) -> None:
     """A missing DIR or an invalid --kind is one error line, exit 2, and an empty store."""
-    c = Cli(tmp_path)
+    c = Cli(tmp_path, tmp_path / "data")
     assert_fails(c("import", str(tmp_path / "nowhere")), 2, "no such directory")
     assert_fails(c("import", str(VAULT / "Home.md")), 2, "not a directory")
     assert_fails(c("import", str(VAULT), "--kind", "Bad Kind"), 2, "invalid kind")
@@ -163,7 +114,7 @@ def test_as_of_walks_the_links_valid_then(tmp_path: Path) -> None:
     """After a file changes, --as-of a time before the re-import shows the old links."""
     vault = tmp_path / "vault"
     shutil.copytree(VAULT, vault)
-    c = Cli(tmp_path)
+    c = Cli(tmp_path, tmp_path / "data")
     c.ok("import", str(vault))
     before = c.ok("get", "Alpha", "--json").json()["valid_from"]
     (vault / "Alpha.md").write_text("# Alpha Heading\n\n[[Diagram]] now.\n", "utf-8")
