@@ -184,15 +184,21 @@ class _Tx:
         self.c = conn
 
     def latest_by_identity(self, identities: Sequence[Identity]) -> dict[Identity, NodeVersion]:
+        if not identities:
+            return {}
+        # One statement for the batch: each identity's newest row via the identity index.
+        rows = self.c.execute(
+            f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ("
+            " SELECT (SELECT m.id FROM nodes m WHERE m.kind = w.value ->> 0"
+            "  AND m.key = w.value ->> 1 AND m.scope = w.value ->> 2"
+            "  ORDER BY m.valid_from DESC LIMIT 1)"
+            " FROM json_each(?) w)",
+            (json.dumps(list(dict.fromkeys(identities))),),
+        ).fetchall()
         out: dict[Identity, NodeVersion] = {}
-        sql = (
-            f"SELECT {_NODE_COLS} FROM nodes WHERE kind = ? AND key = ? AND scope = ? "
-            "ORDER BY valid_from DESC LIMIT 1"
-        )
-        for ident in dict.fromkeys(identities):
-            row = self.c.execute(sql, ident).fetchone()
-            if row is not None:
-                out[ident] = _node(row)
+        for row in rows:
+            v = _node(row)
+            out[(v.kind, v.key or "", v.scope)] = v
         return out
 
     def current_of_entities(self, entities: Sequence[str]) -> dict[str, NodeVersion]:
@@ -269,11 +275,17 @@ class _Tx:
             "GROUP BY n.id",
             (json.dumps(list(dict.fromkeys(tails))),),
         ).fetchall()
-        out = []
-        for entity, kind, scope, vid in rows:
-            targets = _targets_of(self.c, vid)
-            out.append(LinkSource(entity=entity, kind=kind, scope=scope, targets=targets))
-        return out
+        targets: dict[str, list[str]] = {}
+        for vid, target in self.c.execute(
+            "SELECT version_id, target FROM link_targets "
+            "WHERE version_id IN (SELECT value FROM json_each(?)) ORDER BY version_id, target",
+            (json.dumps([r[3] for r in rows]),),
+        ):
+            targets.setdefault(vid, []).append(target)
+        return [
+            LinkSource(entity=entity, kind=kind, scope=scope, targets=tuple(targets.get(vid, ())))
+            for entity, kind, scope, vid in rows
+        ]
 
 
 def _targets_of(conn: sqlite3.Connection, version_id: str) -> tuple[str, ...]:
