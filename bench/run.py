@@ -72,11 +72,8 @@ def default_corpus() -> Path | None:
     env = os.environ.get("RYVEM_BENCH_CORPUS")
     if env:
         return Path(env)
-    for cand in (ROOT.parent / "shared" / "corpora" / "silverbullet",
-                 Path("/work/shared/corpora/silverbullet")):
-        if cand.is_dir():
-            return cand
-    return None
+    vendored = ROOT / "tests" / "fixtures" / "corpora" / "silverbullet"
+    return vendored if vendored.is_dir() else None
 
 
 def main(argv: list[str] | None = None) -> int:

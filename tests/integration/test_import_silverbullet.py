@@ -1,7 +1,7 @@
 """The real corpus: SilverBullet's documentation (277 pages, MIT) imported and checked by hand.
 
-The corpus sits beside the repository in ``../shared/corpora/silverbullet`` (here and in CI)
-and is never copied into it. Every link pinned below was verified by reading the markdown.
+The corpus is vendored in ``tests/fixtures/corpora/silverbullet`` with its licence, so a fresh
+clone alone runs these tests. Every link pinned below was verified by reading the markdown.
 """
 
 from __future__ import annotations
@@ -17,12 +17,7 @@ from ryvem.repositories.sqlite import SqliteRepository
 from ryvem.service import Service
 from ryvem.vault import ImportSummary, import_vault
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-CORPUS = SHARED / "corpora" / "silverbullet"
-
-pytestmark = pytest.mark.skipif(
-    not SHARED.is_dir(), reason=f"the shared corpora folder {SHARED} does not exist here"
-)
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpora" / "silverbullet"
 
 
 def digest(root: Path) -> dict[str, str]:
