@@ -12,9 +12,9 @@ from typing import Any
 from bench.measure import Figure, Row, timed
 from bench.sqlite_suite import import_workload
 from bench.workload import Spec, Workload
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.export import write_export
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 CHROMIUM = os.environ.get("RYVEM_BENCH_CHROMIUM", "/usr/bin/chromium")
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -16,10 +16,10 @@ from typing import Any
 from bench.measure import Figure, Row, Skip, latencies
 from bench.sqlite_suite import import_workload, supersede_pairs
 from bench.workload import Spec, Workload, search_queries
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.domain.ids import new_id
 from ryvem.domain.model import Edge
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 
 def _connect() -> Any:
@@ -27,7 +27,7 @@ def _connect() -> Any:
     if not uri:
         raise Skip("no Neo4j: set RYVEM_BENCH_NEO4J_URI, or install Java 17+ and Maven so "
                    "scripts/run-bench can start one with scripts/neo4j-local")
-    from ryvem.repositories.neo4j import Neo4jRepository
+    from ryvem.adapters.neo4j import Neo4jRepository
 
     user = os.environ.get("RYVEM_BENCH_NEO4J_USER", "neo4j")
     password = os.environ.get("RYVEM_BENCH_NEO4J_PASSWORD", "ryvem-test-password")
@@ -126,7 +126,7 @@ def _dense(tmp: Path, cfg: dict[str, Any], neo: Any, uri: str, user: str, passwo
     backends, and Neo4j's own variable-length pattern (capped) for comparison."""
     from neo4j import GraphDatabase, Query
 
-    from ryvem import cypher
+    from ryvem.adapters.neo4j import queries as cypher
 
     neo.wipe_for_tests()
     n = cfg["neo4j_dense_n"]

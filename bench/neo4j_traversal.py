@@ -21,12 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from ryvem.copy import copy_graph
+from ryvem.adapters.neo4j import Neo4jRepository
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.copy import copy_graph
+from ryvem.application.service import Service
 from ryvem.domain.ids import new_id
 from ryvem.domain.model import Edge, NodeVersion
-from ryvem.repositories.neo4j import Neo4jRepository
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 
 def graph(n: int, degree: int) -> tuple[list[NodeVersion], list[Edge]]:

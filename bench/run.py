@@ -19,8 +19,8 @@ from typing import Any
 from bench import sqlite_suite as sq
 from bench.measure import Figure, Row, Skip, clean, print_table, write_report
 from bench.workload import Spec, Workload
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = ("import", "memory", "supersede", "search", "get", "traversal", "backlinks",

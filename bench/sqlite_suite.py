@@ -20,11 +20,11 @@ from typing import Any
 
 from bench.measure import Figure, Row, latencies, pct, timed
 from bench.workload import EntityRing, NodeSpec, Spec, Workload, search_queries
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.domain.ids import new_id
 from ryvem.domain.links import extract_targets, normalize, tail
 from ryvem.domain.model import Edge
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 NODE_COLS = (
     "id, entity, kind, scope, key, title, body, data, valid_from, valid_to, "
@@ -564,7 +564,7 @@ def scan_backlinks(root: Path, key: str) -> list[str]:
 
 
 def bench_backlinks(tmp: Path, sizes: tuple[int, ...], reps: int, scan_reps: int) -> list[Row]:
-    from ryvem.vault import import_vault
+    from ryvem.application.vault import import_vault
 
     rows = []
     for n in sizes:
@@ -603,7 +603,7 @@ def bench_backlinks(tmp: Path, sizes: tuple[int, ...], reps: int, scan_reps: int
 
 
 def bench_corpus(tmp: Path, corpus: Path | None) -> list[Row]:
-    from ryvem.vault import import_vault
+    from ryvem.application.vault import import_vault
 
     if corpus is None or not corpus.is_dir():
         return [Row("import", "SilverBullet corpus import",

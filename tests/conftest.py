@@ -15,9 +15,9 @@ from typing import Any, NoReturn
 
 import pytest
 
-from ryvem.repositories.port import GraphRepository
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
+from ryvem.ports import GraphRepository
 
 BACKENDS = ["sqlite", "neo4j"]
 IN_CI = os.environ.get("CI") == "true"
@@ -78,7 +78,7 @@ def open_backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> G
     if name == "sqlite":
         return SqliteRepository.open(tmp_path / "ryvem.db")
     server: Neo4jServer = request.getfixturevalue("neo4j_server")
-    from ryvem.repositories.neo4j import Neo4jRepository
+    from ryvem.adapters.neo4j import Neo4jRepository
 
     repo = Neo4jRepository.connect(server.uri, server.user, server.password, None)
     repo.wipe_for_tests()

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from conftest import unavailable
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.export import write_export
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 from .pagehelp import wait_until
 

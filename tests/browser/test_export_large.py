@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.domain.model import Edge, NodeVersion
 from ryvem.export import write_export
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 from .pagehelp import hook, next_frame, wait_until
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from ryvem.application.service import Service
 from ryvem.domain.model import SUPERSEDES, Edge
 from ryvem.errors import IntegrityError, InvalidInput, NotFound
-from ryvem.repositories.port import GraphRepository
-from ryvem.service import Service
+from ryvem.ports import GraphRepository
 
 
 def all_edges(repo: GraphRepository) -> list[Edge]:

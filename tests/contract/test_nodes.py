@@ -6,11 +6,11 @@ from itertools import pairwise
 
 import pytest
 
+from ryvem.application.service import Service
 from ryvem.domain.model import SUPERSEDES, Edge, NodeVersion
 from ryvem.domain.timeutil import Clock
 from ryvem.errors import Conflict, IntegrityError, InvalidInput, NotFound
-from ryvem.repositories.port import GraphRepository
-from ryvem.service import Service
+from ryvem.ports import GraphRepository
 
 REPO_SCOPE = "repo:0f8fad5b-d9cb-469f-a165-70867728950e"
 

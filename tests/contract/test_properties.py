@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import BACKENDS, open_backend
+from ryvem.application.service import Service
 from ryvem.domain.model import SUPERSEDES, NodeVersion
 from ryvem.domain.timeutil import Clock
 from ryvem.errors import Conflict, NotFound
-from ryvem.service import Service
 
 IDENTITIES = [
     ("task", "a", "global"),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from ryvem.application.service import Service
 from ryvem.domain.model import NodeVersion
 from ryvem.errors import InvalidInput, NotFound
-from ryvem.repositories.port import GraphRepository
-from ryvem.service import Service
+from ryvem.ports import GraphRepository
 
 REPO_A = "repo:11111111-1111-4111-8111-111111111111"
 REPO_B = "repo:22222222-2222-4222-8222-222222222222"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from ryvem.application.service import Service
 from ryvem.domain.model import SearchHit
 from ryvem.errors import InvalidInput
-from ryvem.service import Service
 
 REPO_A = "repo:11111111-1111-4111-8111-111111111111"
 REPO_B = "repo:22222222-2222-4222-8222-222222222222"

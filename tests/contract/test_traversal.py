@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from ryvem.application.service import Service
 from ryvem.domain.model import NodeVersion, Step
 from ryvem.domain.traversal import discovered_refs
 from ryvem.errors import InvalidInput, NotFound
-from ryvem.service import Service
 
 
 def page(service: Service, key: str, body: str = "", scope: str | None = None) -> NodeVersion:

@@ -161,9 +161,9 @@ def test_an_explicit_scope_overrides_the_repository_and_mints_nothing(
 
 def test_minting_never_replaces_a_file_another_process_wrote_first(tmp_path: Path) -> None:
     """If ryvem.json appears while minting, the existing identity wins and the file is kept."""
-    from ryvem.repositories.sqlite import SqliteRepository
-    from ryvem.service import Service
-    from ryvem.workspace import mint
+    from ryvem.adapters.sqlite import SqliteRepository
+    from ryvem.application.service import Service
+    from ryvem.application.workspace import mint
 
     root = git_repo(tmp_path / "raced")
     winner = "11111111-2222-4333-8444-555555555555"
@@ -183,9 +183,9 @@ def test_racing_minters_agree_on_one_identity_and_record_one_repo_node(tmp_path:
     import threading
     import time
 
-    from ryvem.repositories.sqlite import SqliteRepository
-    from ryvem.service import Service
-    from ryvem.workspace import mint
+    from ryvem.adapters.sqlite import SqliteRepository
+    from ryvem.application.service import Service
+    from ryvem.application.workspace import mint
 
     class SlowToRecord(Service):
         def ensure_repo_node(self, repo_uuid: str, name: str) -> Any:

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from conftest import Neo4jServer
-from ryvem.copy import copy_graph
+from ryvem.adapters.neo4j import Neo4jRepository
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.copy import copy_graph
+from ryvem.application.service import Service
 from ryvem.domain.model import Edge, NodeVersion
 from ryvem.errors import InvalidInput
-from ryvem.repositories.neo4j import Neo4jRepository
-from ryvem.repositories.port import GraphRepository
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
+from ryvem.ports import GraphRepository
 
 RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
 BOARD = "board:infra"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
+from ryvem.application.vault import ImportSummary, import_vault
 from ryvem.domain.traversal import discovered_refs
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
-from ryvem.vault import ImportSummary, import_vault
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpora" / "silverbullet"
 

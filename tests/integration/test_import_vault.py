@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from ryvem.application.service import Service
+from ryvem.application.vault import import_vault, parse_page
 from ryvem.domain.traversal import discovered_refs
 from ryvem.errors import InvalidInput, NotFound
-from ryvem.service import Service
-from ryvem.vault import import_vault, parse_page
 
 VAULT = Path(__file__).resolve().parent.parent / "fixtures" / "vault"
 PAGES = 15  # the .md files outside .obsidian

@@ -27,8 +27,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult, TextContent
 
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import NewNode, Service
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import NewNode, Service
 
 RYVEM_MCP = shutil.which("ryvem-mcp", path=str(Path(sys.executable).parent))
 TOOLS = {

@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from conftest import Neo4jServer
-from ryvem import cypher
+from ryvem.adapters.neo4j import Neo4jRepository
+from ryvem.adapters.neo4j import queries as cypher
+from ryvem.application.service import Service
 from ryvem.domain.model import SUPERSEDES
 from ryvem.errors import BackendUnavailable, IntegrityError, InvalidInput
-from ryvem.repositories.neo4j import Neo4jRepository
-from ryvem.service import Service
 
 RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
 HOSTILE = [

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conftest import unavailable
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 
 WORKER = Path(__file__).with_name("worker.py")
 

@@ -31,9 +31,9 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.domain.links import Candidate, extract_targets, normalize, resolve, tail
 from ryvem.domain.scopes import ScopeFilter
-from ryvem.repositories.sqlite import SqliteRepository
 
 NODE_COLS = (
     "id, entity, kind, scope, key, title, body, data, valid_from, valid_to, superseded_by, "

@@ -17,11 +17,11 @@ import pytest
 
 from reliability.harness import one_clean_line, ryvem
 from reliability.invariants import assert_invariants, snapshot
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.cli.app import main
 from ryvem.domain.search import parse_search
 from ryvem.errors import InvalidInput
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 INJECTIONS = [
     "decision'", 'decision"', "dec`ision", "x; DROP TABLE nodes;--", "x' OR '1'='1",

@@ -21,9 +21,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from reliability.invariants import problems
 from reliability.model import Identity, Model, ModelError
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.errors import Conflict, NotFound
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 KINDS = ["task", "page"]
 KEYS = ["a", "b", "c"]

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from conftest import open_backend
+from ryvem.application.service import Service
 from ryvem.domain.model import SUPERSEDES
-from ryvem.service import Service
 
 
 def race(request: pytest.FixtureRequest, tmp_path: Path, writers: int, per_writer: int) -> None:
     repos = [open_backend("neo4j", request, tmp_path)]
-    from ryvem.repositories.neo4j import Neo4jRepository
+    from ryvem.adapters.neo4j import Neo4jRepository
 
     server = request.getfixturevalue("neo4j_server")
     repos += [Neo4jRepository.connect(server.uri, server.user, server.password)

@@ -18,8 +18,8 @@ import pytest
 
 import ryvem
 from reliability.harness import ryvem as run_ryvem
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 
 
 @pytest.fixture

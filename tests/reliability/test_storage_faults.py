@@ -14,9 +14,9 @@ import pytest
 from conftest import unavailable
 from reliability.harness import one_clean_line, ryvem, service, unprivileged
 from reliability.invariants import assert_invariants, snapshot
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.errors import StoreFull
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 
 def seeded(db: Path) -> None:

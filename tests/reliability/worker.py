@@ -27,9 +27,9 @@ import sys
 import time
 from pathlib import Path
 
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.errors import Conflict, NotFound, RyvemError
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 KINDS = ("decision", "task", "page")
 SCOPES = ("global", "board:team")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 
 RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 from ryvem.export import build_payload, export_html, json_for_script, write_export
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.service import Service
 
 BOARD = "board:ideas"
 DATA_RE = re.compile(r'<script type="application/json" id="ryvem-data">(.*?)</script>', re.S)

@@ -11,7 +11,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = ROOT / "src" / "ryvem" / "domain"
 FORBIDDEN_IN_DOMAIN = {"sqlite3", "neo4j", "typer", "mcp", "rich"}
-FORBIDDEN_RYVEM_IN_DOMAIN = {"repositories", "service", "cli", "mcp", "export"}
+FORBIDDEN_RYVEM_IN_DOMAIN = {
+    "ports", "application", "adapters", "backends", "cli", "mcp", "export"
+}
 
 
 def test_the_import_linter_contracts_are_all_kept() -> None:
@@ -74,9 +76,9 @@ def test_the_import_scan_itself_catches_a_forbidden_import(tmp_path: Path) -> No
         "import sqlite3 as db\n"
         "from rich.console import Console\n"
         "def f():\n"
-        "    from ryvem.repositories import sqlite\n"
+        "    from ryvem.backends import sqlite\n"
         "    importlib.import_module('neo4j')\n"
     )
     assert [m for _, m in _imports(sample)] == [
-        "sqlite3", "rich.console", "ryvem.repositories", "neo4j"
+        "sqlite3", "rich.console", "ryvem.backends", "neo4j"
     ]

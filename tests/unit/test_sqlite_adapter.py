@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.adapters.sqlite.schema import MIGRATIONS
+from ryvem.application.service import Service
 from ryvem.domain.model import Edge, NodeVersion
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import parse_search
 from ryvem.errors import BackendUnavailable, NotFound, RyvemError
-from ryvem.repositories.port import WriteTx
-from ryvem.repositories.sqlite import SqliteRepository
-from ryvem.repositories.sqlite_schema import MIGRATIONS
-from ryvem.service import Service
+from ryvem.ports import WriteTx
 
 REPO_A = "repo:11111111-1111-4111-8111-111111111111"
 
@@ -400,7 +400,7 @@ def test_the_default_file_lives_in_ryvem_data_dir_and_is_created_on_first_use(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """open_repository puts dev.db in $RYVEM_DATA_DIR, creating the folder on first use."""
-    from ryvem.repositories import open_repository
+    from ryvem.backends import open_repository
     from ryvem.settings import Settings
 
     data_dir = tmp_path / "not" / "yet"

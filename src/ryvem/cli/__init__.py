@@ -1,1 +1,1 @@
-"""The ``ryvem`` command line: a thin typer shell over ``ryvem.service``."""
+"""The ``ryvem`` command line: a thin typer shell over ``ryvem.application.service``."""

@@ -19,10 +19,10 @@ from typing import Annotated, Any
 
 import typer
 
+from ryvem.application.service import Service
+from ryvem.backends import GraphRepository, open_repository
 from ryvem.domain.scopes import parse_scope
 from ryvem.errors import RyvemError
-from ryvem.repositories import GraphRepository, open_repository
-from ryvem.service import Service
 from ryvem.settings import Settings
 
 __all__ = [
@@ -79,7 +79,7 @@ class State:
         ``repo`` node) on first touch; reading verbs never write anything. An explicit
         ``scope`` (from ``--scope``) overrides the workspace, which is then not read at all.
         """
-        from ryvem.workspace import default_scope
+        from ryvem.application.workspace import default_scope
 
         if scope is not None:
             chosen = parse_scope(scope)  # validated before the store is opened

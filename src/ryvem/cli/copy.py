@@ -14,9 +14,9 @@ from typing import Annotated
 
 import typer
 
+from ryvem.application.copy import CopyReport, Phase, Progress, copy_graph
+from ryvem.backends import GraphRepository, open_repository
 from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, fail, graph, state
-from ryvem.copy import CopyReport, Phase, Progress, copy_graph
-from ryvem.repositories import GraphRepository, open_repository
 from ryvem.settings import BACKENDS, Settings
 
 __all__ = ["copy"]

@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
+from ryvem.application.service import Service
 from ryvem.cli.common import errors_to_exit, graph, state
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.export import write_export
-from ryvem.service import Service
 
 
 @graph.command("export")

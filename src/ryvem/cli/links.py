@@ -13,11 +13,11 @@ from typing import Annotated
 
 import typer
 
-from ryvem import workspace
+from ryvem.application import workspace
+from ryvem.application.service import Service
+from ryvem.application.vault import ImportSummary, import_vault
 from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
 from ryvem.domain.traversal import discovered_refs
-from ryvem.service import Service
-from ryvem.vault import ImportSummary, import_vault
 
 __all__ = ["import_", "links"]
 

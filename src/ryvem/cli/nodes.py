@@ -19,12 +19,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ryvem import workspace
+from ryvem.application import workspace
+from ryvem.application.service import EdgeView
 from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL
 from ryvem.domain.timeutil import format_us
-from ryvem.service import EdgeView
 
 __all__ = ["get", "history", "link", "put", "retire", "search", "stats", "unlink"]
 

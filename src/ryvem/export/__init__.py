@@ -32,7 +32,7 @@ from ryvem.domain.timeutil import format_us
 from ryvem.export.markdown import render_body
 
 if TYPE_CHECKING:
-    from ryvem.service import Service
+    from ryvem.application.service import Service
 
 __all__ = ["FORMAT_VERSION", "build_payload", "export_html", "json_for_script", "write_export"]
 

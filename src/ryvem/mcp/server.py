@@ -3,11 +3,11 @@
 With no arguments the console script serves MCP over stdio; with ``graph …`` it is the CLI
 (``ryvem-mcp graph export …`` behaves exactly like ``ryvem graph export …``).
 
-The server calls :mod:`ryvem.service` only. The backend comes from the environment
+The server calls :mod:`ryvem.application.service` only. The backend comes from the environment
 (``RYVEM_BACKEND``, ``RYVEM_DATA_DIR``, ``RYVEM_NEO4J_*``) and is opened once per process, on
 the first call that needs it, so an unreachable store is a tool error, never a crash. The
-default scope follows the CLI's rules (:mod:`ryvem.workspace`): the working directory's git
-repository identity from ``ryvem.json`` (minted by the first ``memory_write``), else
+default scope follows the CLI's rules (:mod:`ryvem.application.workspace`): the working
+directory's git repository identity from ``ryvem.json`` (minted by the first ``memory_write``), else
 ``global``.
 
 Error contract: ``memory_navigate`` never fails (an unknown op, bad input or any error
@@ -35,12 +35,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from ryvem import workspace
+from ryvem.application import workspace
+from ryvem.application.service import Service
+from ryvem.backends import GraphRepository, open_repository
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope, parse_scope_filter
 from ryvem.errors import RyvemError
-from ryvem.repositories import GraphRepository, open_repository
-from ryvem.service import Service
 from ryvem.settings import Settings
 
 __all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "TOOL_NAMES", "build_server", "main"]

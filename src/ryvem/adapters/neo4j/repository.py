@@ -32,13 +32,14 @@ from typing import Any, Literal, TypeVar
 from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, Session
 from neo4j import exceptions as nx
 
-from ryvem import cypher, errors
+from ryvem import errors
+from ryvem.adapters.neo4j import queries as cypher
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import Edge, Identity, NodeHead, NodeVersion, SearchHit, Stats
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import EdgeRow
-from ryvem.repositories.port import Close, LinkSource
+from ryvem.ports import Close, LinkSource
 
 __all__ = ["Neo4jRepository"]
 

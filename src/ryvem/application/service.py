@@ -41,7 +41,7 @@ from ryvem.domain.validation import (
     validate_title,
 )
 from ryvem.errors import AmbiguousRef, Conflict, InvalidInput, NotFound
-from ryvem.repositories.port import Close, GraphRepository, LinkSource, WriteTx
+from ryvem.ports import Close, GraphRepository, LinkSource, WriteTx
 
 __all__ = ["EdgeView", "NewNode", "Service", "WriteResult"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ryvem.repositories.port import GraphRepository
+from ryvem.ports import GraphRepository
 from ryvem.settings import Settings
 
 __all__ = ["GraphRepository", "open_repository"]
@@ -11,7 +11,7 @@ __all__ = ["GraphRepository", "open_repository"]
 def open_repository(settings: Settings, *, read_only: bool = False) -> GraphRepository:
     """Open the backend the settings name; imports only the adapter it needs."""
     if settings.backend == "neo4j":
-        from ryvem.repositories.neo4j import Neo4jRepository
+        from ryvem.adapters.neo4j import Neo4jRepository
 
         return Neo4jRepository.connect(
             settings.neo4j_uri,
@@ -19,6 +19,6 @@ def open_repository(settings: Settings, *, read_only: bool = False) -> GraphRepo
             settings.neo4j_password,
             settings.neo4j_database,
         )
-    from ryvem.repositories.sqlite import SqliteRepository
+    from ryvem.adapters.sqlite import SqliteRepository
 
     return SqliteRepository.open(settings.db_path, read_only=read_only)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from ryvem.domain.model import Stats
 from ryvem.errors import InvalidInput
-from ryvem.repositories.port import GraphRepository
+from ryvem.ports import GraphRepository
 
 __all__ = ["CopyReport", "Progress", "compare_stats", "copy_graph"]
 

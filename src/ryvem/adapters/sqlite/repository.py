@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from ryvem import errors
+from ryvem.adapters.sqlite.schema import MIGRATIONS
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import (
     Edge,
@@ -34,8 +35,7 @@ from ryvem.domain.model import (
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import EdgeRow
-from ryvem.repositories.port import Close, LinkSource
-from ryvem.repositories.sqlite_schema import MIGRATIONS
+from ryvem.ports import Close, LinkSource
 
 __all__ = ["SqliteRepository"]
 

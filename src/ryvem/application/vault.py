@@ -33,10 +33,10 @@ from typing import Any
 
 import yaml
 
+from ryvem.application.service import NewNode, Service
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.validation import MAX_TITLE_CHARS, validate_kind
 from ryvem.errors import InvalidInput, NotFound
-from ryvem.service import NewNode, Service
 
 __all__ = ["BATCH_SIZE", "ImportSummary", "Problem", "import_vault", "parse_page", "scan"]
 

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from ryvem.application.service import Service
 from ryvem.domain.scopes import GLOBAL, parse_scope
 from ryvem.errors import BackendError, InvalidInput
-from ryvem.repositories.port import GraphRepository
-from ryvem.service import Service
+from ryvem.ports import GraphRepository
 
 __all__ = ["IDENTITY_FILE", "Workspace", "default_scope", "find_git_root", "locate", "mint"]
 
