@@ -1,24 +1,88 @@
-"""Adapters behind the ``GraphRepository`` port, and the one place that picks one."""
+"""The composition root: the one registry of backends, and the one place that opens a store.
+
+Every list of backends — the settings' validation, the CLI's ``--backend`` help, ``copy``,
+the MCP usage text and the test suite — reads :data:`REGISTRY`. Adding a backend means one
+:class:`Backend` entry here (plus its adapter package and its contract-suite subclass)::
+
+    Backend("sqlite", "one local file (default)", _open_sqlite)
+
+An entry's opener imports its adapter lazily, so a process only ever imports the driver it
+uses, and the faces never import an adapter themselves (import-linter checks it).
+"""
 
 from __future__ import annotations
 
-from ryvem.ports import GraphRepository
-from ryvem.settings import Settings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["GraphRepository", "open_repository"]
+from ryvem.errors import InvalidInput
+from ryvem.ports import GraphRepository
+
+if TYPE_CHECKING:  # settings reads this registry at run time; only its type is needed here
+    from ryvem.settings import Settings
+
+__all__ = [
+    "BACKEND_NAMES",
+    "REGISTRY",
+    "Backend",
+    "GraphRepository",
+    "backend_named",
+    "open_repository",
+]
+
+Opener = Callable[["Settings", bool], GraphRepository]
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """One registered backend: its name, a one-line description, and how to open it."""
+
+    name: str
+    summary: str
+    opener: Opener
+
+    def open(self, settings: Settings, *, read_only: bool = False) -> GraphRepository:
+        return self.opener(settings, read_only)
+
+
+def _open_sqlite(settings: Settings, read_only: bool) -> GraphRepository:
+    from ryvem.adapters.sqlite import SqliteRepository
+
+    return SqliteRepository.open(settings.db_path, read_only=read_only)
+
+
+def _open_neo4j(settings: Settings, read_only: bool) -> GraphRepository:
+    del read_only  # the server's own permissions decide; a copy's source only reads
+    from ryvem.adapters.neo4j import Neo4jRepository
+
+    return Neo4jRepository.connect(
+        settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password, settings.neo4j_database
+    )
+
+
+REGISTRY: dict[str, Backend] = {
+    b.name: b
+    for b in (
+        Backend("sqlite", "one local file (default; --db or $RYVEM_DATA_DIR/dev.db)", _open_sqlite),
+        Backend("neo4j", "a Neo4j 5 server ($RYVEM_NEO4J_URI, _USER, _PASSWORD, _DATABASE)",
+                _open_neo4j),
+    )
+}
+BACKEND_NAMES: tuple[str, ...] = tuple(REGISTRY)
+
+
+def backend_named(name: str) -> Backend:
+    """The registered backend called ``name`` (case and spaces ignored), else InvalidInput."""
+    chosen = str(name).strip().lower()
+    try:
+        return REGISTRY[chosen]
+    except KeyError:
+        raise InvalidInput(
+            f"unknown backend {name!r}: use {' or '.join(BACKEND_NAMES)}"
+        ) from None
 
 
 def open_repository(settings: Settings, *, read_only: bool = False) -> GraphRepository:
     """Open the backend the settings name; imports only the adapter it needs."""
-    if settings.backend == "neo4j":
-        from ryvem.adapters.neo4j import Neo4jRepository
-
-        return Neo4jRepository.connect(
-            settings.neo4j_uri,
-            settings.neo4j_user,
-            settings.neo4j_password,
-            settings.neo4j_database,
-        )
-    from ryvem.adapters.sqlite import SqliteRepository
-
-    return SqliteRepository.open(settings.db_path, read_only=read_only)
+    return backend_named(settings.backend).open(settings, read_only=read_only)

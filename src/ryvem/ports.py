@@ -102,8 +102,6 @@ class GraphRepository(Protocol):
     # --- reads -------------------------------------------------------------------------
     def get_version(self, id: str) -> NodeVersion | None: ...
 
-    def get_versions(self, ids: Sequence[str]) -> dict[str, NodeVersion]: ...
-
     def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
         """The version of an identity valid at ``as_of`` (current when None)."""
 

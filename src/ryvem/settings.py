@@ -6,11 +6,7 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ryvem.errors import InvalidInput
-
-__all__ = ["BACKENDS", "Settings"]
-
-BACKENDS = ("sqlite", "neo4j")
+__all__ = ["Settings"]
 
 
 @dataclass(frozen=True)
@@ -31,10 +27,10 @@ class Settings:
     def from_env(
         cls, *, backend: str | None = None, db: str | Path | None = None
     ) -> Settings:
+        from ryvem.backends import backend_named  # the registry (it imports this module)
+
         env = os.environ
-        chosen = (backend or env.get("RYVEM_BACKEND") or "sqlite").strip().lower()
-        if chosen not in BACKENDS:
-            raise InvalidInput(f"unknown backend {chosen!r}: use sqlite or neo4j")
+        chosen = backend_named(backend or env.get("RYVEM_BACKEND") or "sqlite").name
         data_dir = Path(env["RYVEM_DATA_DIR"]).expanduser() if env.get("RYVEM_DATA_DIR") else (
             Path.home() / ".ryvem"
         )

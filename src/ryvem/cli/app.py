@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ryvem.backends import REGISTRY
 from ryvem.cli.common import State, graph, state
 
 app = typer.Typer(
@@ -26,7 +27,9 @@ def _graph_options(
         typer.Option(
             "--backend",
             envvar="RYVEM_BACKEND",
-            help="Storage backend: sqlite (default) or neo4j.",
+            help="Storage backend: "
+            + "; ".join(f"{b.name}, {b.summary}" for b in REGISTRY.values())
+            + ".",
             show_default=False,
         ),
     ] = None,

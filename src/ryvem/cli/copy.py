@@ -1,4 +1,4 @@
-"""``ryvem graph copy``: move a whole graph between backends (SQLite ⇄ Neo4j).
+"""``ryvem graph copy``: move a whole graph between any two registered backends.
 
 Both stores are chosen from the same settings every verb uses: the SQLite file from
 ``--db`` / ``RYVEM_DATA_DIR``, the Neo4j server from ``RYVEM_NEO4J_URI``, ``_USER``,
@@ -15,18 +15,30 @@ from typing import Annotated
 import typer
 
 from ryvem.application.copy import CopyReport, Phase, Progress, copy_graph
-from ryvem.backends import GraphRepository, open_repository
+from ryvem.backends import BACKEND_NAMES, GraphRepository, backend_named, open_repository
 from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, fail, graph, state
-from ryvem.settings import BACKENDS, Settings
+from ryvem.errors import InvalidInput
+from ryvem.settings import Settings
 
 __all__ = ["copy"]
 
 
 def _backend(value: str, what: str) -> str:
-    chosen = value.strip().lower()
-    if chosen not in BACKENDS:
-        raise fail(f"unknown {what} backend {value!r}: use sqlite or neo4j", 2)
-    return chosen
+    try:
+        return backend_named(value).name
+    except InvalidInput as e:
+        raise fail(f"{what}: {e.message}", 2) from None
+
+
+def _default_source(in_use: str, target: str) -> str:
+    """The backend in use (--backend / $RYVEM_BACKEND) when it is not the target, else the
+    only other registered backend; with more than two registered, --from is required."""
+    if in_use != target:
+        return in_use
+    others = [b for b in BACKEND_NAMES if b != target]
+    if len(others) != 1:
+        raise fail(f"give --from: one of {', '.join(others)}", 2)
+    return others[0]
 
 
 @contextmanager
@@ -76,14 +88,17 @@ def copy(
     ctx: typer.Context,
     to: Annotated[
         str,
-        typer.Option("--to", metavar="BACKEND", help="Copy into this backend: neo4j or sqlite."),
+        typer.Option(
+            "--to", metavar="BACKEND", help=f"Copy into this backend: {' or '.join(BACKEND_NAMES)}."
+        ),
     ],
     from_: Annotated[
         str | None,
         typer.Option(
             "--from",
             metavar="BACKEND",
-            help="Copy from this backend (default: the other one).",
+            help="Copy from this backend (default: the one in use, --backend or "
+            "$RYVEM_BACKEND, when it is not --to; else the other one).",
             show_default=False,
         ),
     ] = None,
@@ -103,7 +118,7 @@ def copy(
         source_name = (
             _backend(from_, "source")
             if from_ is not None
-            else next(b for b in BACKENDS if b != target_name)
+            else _default_source(st.settings().backend, target_name)
         )
         if source_name == target_name:
             raise fail(f"--from and --to are both {source_name}: nothing to copy", 2)

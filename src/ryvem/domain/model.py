@@ -16,7 +16,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from ryvem.domain.timeutil import format_us
 
 __all__ = [
+    "EDGE_FIELDS",
+    "HEAD_FIELDS",
+    "JSON_FIELDS",
     "LINKS",
+    "NODE_FIELDS",
     "RESERVED_RELS",
     "SUPERSEDES",
     "Direction",
@@ -188,6 +192,17 @@ class Step(NamedTuple):
             "direction": self.direction,
             "hop": self.hop,
         }
+
+
+NODE_FIELDS: tuple[str, ...] = tuple(NodeVersion.model_fields)
+"""A node version's fields, in order: the one definition every adapter derives its columns,
+properties and row mappers from."""
+EDGE_FIELDS: tuple[str, ...] = tuple(Edge.model_fields)
+"""An edge's fields, in order (as NODE_FIELDS)."""
+HEAD_FIELDS: tuple[str, ...] = NodeHead._fields
+"""The fields a walk reports for each end (a subset of NODE_FIELDS)."""
+JSON_FIELDS = frozenset({"data"})
+"""Fields holding a JSON object, which stores keep as JSON text."""
 
 
 class Stats(_Frozen):

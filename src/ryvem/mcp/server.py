@@ -37,7 +37,7 @@ from pydantic import Field, ValidationError
 
 from ryvem.application import workspace
 from ryvem.application.service import Service
-from ryvem.backends import GraphRepository, open_repository
+from ryvem.backends import BACKEND_NAMES, GraphRepository, open_repository
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope, parse_scope_filter
 from ryvem.errors import RyvemError
@@ -504,8 +504,8 @@ def _usage() -> str:
     return (
         "usage: ryvem-mcp              serve ryvem's memory tools over MCP (stdio)\n"
         "       ryvem-mcp graph …      run `ryvem graph …` (e.g. ryvem-mcp graph export)\n"
-        "environment: RYVEM_BACKEND (sqlite|neo4j), RYVEM_DATA_DIR, RYVEM_NEO4J_URI, "
-        "RYVEM_NEO4J_USER, RYVEM_NEO4J_PASSWORD, RYVEM_NEO4J_DATABASE"
+        f"environment: RYVEM_BACKEND ({'|'.join(BACKEND_NAMES)}), RYVEM_DATA_DIR, "
+        "RYVEM_NEO4J_URI, RYVEM_NEO4J_USER, RYVEM_NEO4J_PASSWORD, RYVEM_NEO4J_DATABASE"
     )
 
 

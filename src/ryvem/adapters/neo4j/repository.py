@@ -35,11 +35,23 @@ from neo4j import exceptions as nx
 from ryvem import errors
 from ryvem.adapters.neo4j import queries as cypher
 from ryvem.domain.links import Candidate, normalize, tail
-from ryvem.domain.model import Edge, Identity, NodeHead, NodeVersion, SearchHit, Stats
+from ryvem.domain.model import (
+    EDGE_FIELDS,
+    HEAD_FIELDS,
+    JSON_FIELDS,
+    NODE_FIELDS,
+    Edge,
+    Identity,
+    NodeHead,
+    NodeVersion,
+    SearchHit,
+    Stats,
+    trusted,
+)
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import EdgeRow
-from ryvem.ports import Close, LinkSource
+from ryvem.ports import Close, LinkSource, WriteTx
 
 __all__ = ["Neo4jRepository"]
 
@@ -52,6 +64,8 @@ _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/s
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
 _SNIPPET_TOKENS = 16
+_FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
+"""Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
 
 
 # --- errors: the one place driver exceptions become ryvem errors --------------------------
@@ -106,34 +120,21 @@ _DRIVER_ERRORS = (nx.Neo4jError, nx.DriverError)
 # --- mapping rows ---------------------------------------------------------------------------
 
 
-def _node(m: dict[str, Any]) -> NodeVersion:
-    return NodeVersion.model_construct(
-        id=m["id"],
-        entity=m["entity"],
-        kind=m["kind"],
-        scope=m["scope"],
-        key=m.get("key"),
-        title=m["title"],
-        body=m.get("body") or "",
-        data=json.loads(m["data"]),
-        valid_from=m["valid_from"],
-        valid_to=m.get("valid_to"),
-        superseded_by=m.get("superseded_by"),
-        supersedes=m.get("supersedes"),
-        retired_reason=m.get("retired_reason"),
-    )
+def _node(row: Sequence[Any]) -> NodeVersion:
+    """A version from the list ``[f IN $node_fields | n[f]]`` (the domain model's fields)."""
+    values = dict(zip(NODE_FIELDS, row, strict=True))
+    for f in JSON_FIELDS:
+        values[f] = json.loads(values[f])
+    if values["body"] is None:
+        values["body"] = ""
+    return trusted(NodeVersion, values)
 
 
 def _edge(m: dict[str, Any]) -> Edge:
-    return Edge.model_construct(
-        id=m["id"],
-        rel=m["rel"],
-        src=m["src"],
-        dst=m["dst"],
-        data=json.loads(m["data"]),
-        valid_from=m["valid_from"],
-        valid_to=m.get("valid_to"),
-    )
+    values: dict[str, Any] = {f: m.get(f) for f in EDGE_FIELDS}
+    for f in JSON_FIELDS:
+        values[f] = json.loads(values[f])
+    return trusted(Edge, values)
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -153,26 +154,18 @@ def _ft(text: str) -> str:
 def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
     norm = normalize(v.key) if v.key is not None else None
     current = v.valid_to is None
+    props = {f: getattr(v, f) for f in NODE_FIELDS if f != "id"}
+    for f in JSON_FIELDS:
+        props[f] = _dump(props[f])
+    props.update(
+        key_norm=norm,
+        key_tail=tail(norm) if norm is not None else None,
+        ident=None if v.key is None else _ident((v.kind, v.key, v.scope)),
+        link_targets=sorted(set(targets)) or None,
+    )
     return {
         "id": v.id,
-        "props": {
-            "entity": v.entity,
-            "kind": v.kind,
-            "scope": v.scope,
-            "key": v.key,
-            "key_norm": norm,
-            "key_tail": tail(norm) if norm is not None else None,
-            "ident": None if v.key is None else _ident((v.kind, v.key, v.scope)),
-            "title": v.title,
-            "body": v.body,
-            "data": _dump(v.data),
-            "valid_from": v.valid_from,
-            "valid_to": v.valid_to,
-            "superseded_by": v.superseded_by,
-            "supersedes": v.supersedes,
-            "retired_reason": v.retired_reason,
-            "link_targets": sorted(set(targets)) or None,
-        },
+        "props": props,
         "ft_title": _ft(v.title) if current else None,
         "ft_body": _ft(v.body) if current else None,
         "tails": sorted({tail(t) for t in targets}),
@@ -273,14 +266,14 @@ def _snippet(title: str, body: str, query: SearchQuery) -> str:
 # --- the write transaction ------------------------------------------------------------------
 
 
-class _Tx:
+class _Tx(WriteTx):
     """``WriteTx`` over one managed Neo4j transaction; each method is one round trip."""
 
     def __init__(self, tx: ManagedTransaction) -> None:
         self.tx = tx
 
     def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return [r.data() for r in self.tx.run(cypher.load(name), params)]
+        return [r.data() for r in self.tx.run(cypher.load(name), {**_FIELDS, **params})]
 
     def latest_by_identity(self, identities: Sequence[Identity]) -> dict[Identity, NodeVersion]:
         if not identities:
@@ -293,7 +286,7 @@ class _Tx:
         if not entities:
             return {}
         rows = self._run("get_entities", entities=list(dict.fromkeys(entities)), as_of=None)
-        return {r["v"]["entity"]: _node(r["v"]) for r in rows}
+        return {v.entity: v for v in (_node(r["v"]) for r in rows)}
 
     def close_versions(self, closes: Sequence[Close]) -> None:
         if not closes:
@@ -437,7 +430,7 @@ class Neo4jRepository:
     def _query(self, name: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         records, _, _ = self._driver.execute_query(
             cypher.load(name),
-            params,
+            {**_FIELDS, **params},
             database_=self._database,
             routing_=RoutingControl.WRITE if write else RoutingControl.READ,
         )
@@ -460,7 +453,7 @@ class Neo4jRepository:
     def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return self._guard(lambda: self._query(name, **params))
 
-    def write(self, fn: Callable[[Any], T]) -> T:
+    def write(self, fn: Callable[[WriteTx], T]) -> T:
         def work(tx: ManagedTransaction) -> T:
             return fn(_Tx(tx))
 
@@ -472,13 +465,8 @@ class Neo4jRepository:
 
     # --- reads --------------------------------------------------------------------------
     def get_version(self, id: str) -> NodeVersion | None:
-        return self.get_versions([id]).get(id)
-
-    def get_versions(self, ids: Sequence[str]) -> dict[str, NodeVersion]:
-        if not ids:
-            return {}
-        rows = self._read("get_versions", ids=list(dict.fromkeys(ids)))
-        return {r["v"]["id"]: _node(r["v"]) for r in rows}
+        rows = self._read("get_version", ids=[id])
+        return _node(rows[0]["v"]) if rows else None
 
     def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
         rows = self._read("get_identity", ident=_ident(identity), as_of=as_of)
@@ -495,19 +483,13 @@ class Neo4jRepository:
         if not entities:
             return {}
         rows = self._read("get_entities", entities=list(dict.fromkeys(entities)), as_of=as_of)
-        return {r["v"]["entity"]: _node(r["v"]) for r in rows}
+        return {v.entity: v for v in (_node(r["v"]) for r in rows)}
 
     def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
         if not entities:
             return {}
         rows = self._read("get_heads", entities=list(dict.fromkeys(entities)), as_of=as_of)
-        return {
-            r["entity"]: NodeHead(
-                r["id"], r["entity"], r["kind"], r["scope"], r["key"], r["title"],
-                r["valid_from"], r["valid_to"],
-            )
-            for r in rows
-        }
+        return {h.entity: h for h in (NodeHead._make(r["h"]) for r in rows)}
 
     def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
         rows = self._read("find_by_key", key=key, as_of=as_of, **_scope_params(scope))
@@ -648,8 +630,9 @@ class Neo4jRepository:
             rows = self._read("iter_versions", after=last, batch=batch)
             if not rows:
                 return
-            yield [(_node(r["v"]), tuple(sorted(r["targets"]))) for r in rows]
-            last = rows[-1]["v"]["id"]
+            batch_rows = [(_node(r["v"]), tuple(sorted(r["targets"]))) for r in rows]
+            yield batch_rows
+            last = batch_rows[-1][0].id
 
     def iter_edges(self, batch: int = 1000) -> Iterator[list[Edge]]:
         last = ""

@@ -2,14 +2,15 @@
 
 Durability and sharing: WAL, ``synchronous=NORMAL``, a busy timeout, and ``BEGIN IMMEDIATE``
 for every write, retried with backoff while another process holds the write lock, so a CLI
-and several MCP servers can share one file. Every ``sqlite3`` exception is translated into
-``ryvem.errors`` in :func:`_translate`, and nowhere else.
+and several MCP servers can share one file. Every query is a file in
+:mod:`ryvem.adapters.sqlite.queries`; every ``sqlite3`` exception becomes a ``ryvem.errors``
+exception in :mod:`ryvem.adapters.sqlite.errors`, and nowhere else. Column lists and row
+mappers derive from the domain model's fields (``NODE_FIELDS``, ``EDGE_FIELDS``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import random
@@ -21,9 +22,15 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from ryvem import errors
-from ryvem.adapters.sqlite.schema import MIGRATIONS
+from ryvem.adapters.sqlite import queries
+from ryvem.adapters.sqlite.errors import from_os_error, from_sqlite, is_busy
+from ryvem.adapters.sqlite.errors import unwritable as unwritable_reason
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import (
+    EDGE_FIELDS,
+    HEAD_FIELDS,
+    JSON_FIELDS,
+    NODE_FIELDS,
     Edge,
     Identity,
     NodeHead,
@@ -35,137 +42,107 @@ from ryvem.domain.model import (
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import EdgeRow
-from ryvem.ports import Close, LinkSource
+from ryvem.ports import Close, LinkSource, WriteTx
 
 __all__ = ["SqliteRepository"]
 
 T = TypeVar("T")
 
-_NODE_COLS = (
-    "id, entity, kind, scope, key, title, body, data, valid_from, valid_to, "
-    "superseded_by, supersedes, retired_reason"
-)
-_EDGE_COLS = "id, rel, src, dst, data, valid_from, valid_to"
 _WRITE_RETRY_SECONDS = 60.0
 _BUSY_TIMEOUT_MS = 5000
+_MIGRATIONS = queries.migrations()
+
+# --- columns, derived once from the domain model ----------------------------------------
+_NODE_JSON = tuple(i for i, f in enumerate(NODE_FIELDS) if f in JSON_FIELDS)
+_EDGE_JSON = tuple(i for i, f in enumerate(EDGE_FIELDS) if f in JSON_FIELDS)
+_COLUMNS = {
+    "node_cols": ", ".join(f"n.{f}" for f in NODE_FIELDS),
+    "node_cols_plain": ", ".join(NODE_FIELDS),
+    "node_params": ", ".join(f":{f}" for f in NODE_FIELDS),
+    "head_cols": ", ".join(f"n.{f}" for f in HEAD_FIELDS),
+    "edge_cols": ", ".join(f"e.{f}" for f in EDGE_FIELDS),
+    "edge_cols_plain": ", ".join(EDGE_FIELDS),
+    "edge_params": ", ".join(f":{f}" for f in EDGE_FIELDS),
+}
+# --- the closed vocabulary of filter fragments ------------------------------------------
+_VALID = {
+    None: ("n.valid_to IS NULL", "e.valid_to IS NULL"),
+    "as_of": (
+        "n.valid_from <= :as_of AND (n.valid_to IS NULL OR n.valid_to > :as_of)",
+        "e.valid_from <= :as_of AND (e.valid_to IS NULL OR e.valid_to > :as_of)",
+    ),
+}
+_SCOPE = {
+    "all": "",
+    "exact": " AND n.scope = :scope",
+    "global": " AND n.scope = 'global'",
+    # A range instead of LIKE, so the scope index serves it.
+    "prefix": " AND n.scope >= :scope_lo AND n.scope < :scope_hi",
+}
+_KINDS = {False: "", True: " AND n.kind IN (SELECT value FROM json_each(:kinds))"}
+_RELS = {
+    False: " AND e.rel != 'supersedes'",
+    True: " AND e.rel IN (SELECT value FROM json_each(:rels))",
+}
+_ON_CONFLICT = {False: "", True: " ON CONFLICT(id) DO NOTHING"}
 
 
-def _translate(exc: sqlite3.Error, where: str) -> errors.RyvemError:
-    """The one place sqlite3 errors become ryvem errors."""
-    msg = str(exc)
-    low = msg.lower()
-    if isinstance(exc, sqlite3.IntegrityError):
-        if "nodes.kind, nodes.key, nodes.scope" in msg or "nodes_one_current" in low:
-            return errors.IntegrityError(
-                "the store refused a second current version of one (kind, key, scope)"
-            )
-        if "edges.src, edges.dst, edges.rel" in msg:
-            return errors.IntegrityError("the store refused a second current edge (from, to, rel)")
-        return errors.IntegrityError(f"the store refused the write: {msg}")
-    if "readonly" in low or "read-only" in low:
-        return errors.StoreReadOnly(
-            f"cannot write {where}: the database is read-only (check the permissions of the "
-            "file, its folder and the mount); nothing was written"
-        )
-    if "disk is full" in low or "database or disk is full" in low:
-        return errors.StoreFull(
-            f"{where} is full: no room left for the write (disk full or size limit reached); "
-            "nothing was written"
-        )
-    if "disk i/o error" in low:
-        return errors.OperationalError(
-            f"{where}: disk I/O error (is the disk full, the file too large, or the disk "
-            "failing?); the transaction was rolled back"
-        )
-    if "locked" in low or "busy" in low:
-        return errors.OperationalError(f"{where} is busy (locked by another writer): {msg}")
-    if "unable to open" in low or "not a database" in low or "malformed" in low:
-        return errors.BackendUnavailable(f"cannot open {where}: {msg}")
-    return errors.OperationalError(f"{where}: {msg}")
+def _sql(
+    name: str,
+    *,
+    as_of: int | None = None,
+    scope: str = "all",
+    kinds: bool = False,
+    rels: bool = False,
+    ignore: bool = False,
+) -> str:
+    valid_n, valid_e = _VALID[None if as_of is None else "as_of"]
+    fragments = {
+        **_COLUMNS,
+        "valid": valid_n,
+        "valid_e": valid_e,
+        "scope": _SCOPE[scope],
+        "kinds": _KINDS[kinds],
+        "rels": _RELS[rels],
+        "on_conflict": _ON_CONFLICT[ignore],
+    }
+    return queries.render(name, tuple(sorted(fragments.items())))
 
 
-def _unwritable(path: Path) -> str | None:
-    """Why this process cannot write the existing database at ``path``; None if it can."""
-    if not os.access(path, os.W_OK):
-        return "the file is read-only"
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        return "its folder is read-only (SQLite needs to create -wal and -shm files there)"
-    return None
-
-
-def _os_error(exc: OSError, where: str) -> errors.RyvemError:
-    """Creating the store's folder or file failed."""
-    reason = exc.strerror or str(exc)
-    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return errors.StoreReadOnly(
-            f"cannot create {where}: its folder is read-only ({reason}); nothing was written"
-        )
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return errors.StoreFull(f"cannot create {where}: {reason}")
-    return errors.BackendUnavailable(f"cannot open {where}: {reason}")
-
-
-def _is_busy(exc: sqlite3.Error) -> bool:
-    low = str(exc).lower()
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in low or "busy" in low)
+def _scope_params(scope: ScopeFilter) -> tuple[str, dict[str, Any]]:
+    if scope.exact is not None:
+        return "exact", {"scope": scope.exact}
+    if scope.shape == "global":
+        return "global", {}
+    if scope.prefix is not None:
+        return "prefix", {"scope_lo": scope.prefix, "scope_hi": scope.prefix[:-1] + ";"}
+    return "all", {}
 
 
 def _node(row: Sequence[Any]) -> NodeVersion:
-    return trusted(NodeVersion, {
-        "id": row[0],
-        "entity": row[1],
-        "kind": row[2],
-        "scope": row[3],
-        "key": row[4],
-        "title": row[5],
-        "body": row[6],
-        "data": json.loads(row[7]),
-        "valid_from": row[8],
-        "valid_to": row[9],
-        "superseded_by": row[10],
-        "supersedes": row[11],
-        "retired_reason": row[12],
-    })
+    values = dict(zip(NODE_FIELDS, row, strict=True))
+    for i in _NODE_JSON:
+        values[NODE_FIELDS[i]] = json.loads(row[i])
+    return trusted(NodeVersion, values)
 
 
 def _edge(row: Sequence[Any]) -> Edge:
-    return trusted(Edge, {
-        "id": row[0],
-        "rel": row[1],
-        "src": row[2],
-        "dst": row[3],
-        "data": json.loads(row[4]),
-        "valid_from": row[5],
-        "valid_to": row[6],
-    })
+    values = dict(zip(EDGE_FIELDS, row, strict=True))
+    for i in _EDGE_JSON:
+        values[EDGE_FIELDS[i]] = json.loads(row[i])
+    return trusted(Edge, values)
 
 
 def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def _valid(alias: str, as_of: int | None) -> tuple[str, list[Any]]:
-    """SQL and parameters for "valid at as_of" (current when None)."""
-    if as_of is None:
-        return f"{alias}.valid_to IS NULL", []
-    return f"{alias}.valid_from <= ? AND ({alias}.valid_to IS NULL OR {alias}.valid_to > ?)", [
-        as_of,
-        as_of,
-    ]
-
-
-def _scope_sql(alias: str, scope: ScopeFilter) -> tuple[str, list[Any]]:
-    if scope.exact is not None:
-        return f" AND {alias}.scope = ?", [scope.exact]
-    if scope.shape == "global":
-        return f" AND {alias}.scope = 'global'", []
-    if scope.prefix is not None:
-        # A range instead of LIKE, so the scope index serves it.
-        return f" AND {alias}.scope >= ? AND {alias}.scope < ?", [
-            scope.prefix,
-            scope.prefix[:-1] + ";",
-        ]
-    return "", []
+def _params(model: NodeVersion | Edge) -> dict[str, Any]:
+    values = dict(model.__dict__)
+    for f in JSON_FIELDS:
+        if f in values:
+            values[f] = _dump(values[f])
+    return values
 
 
 def _fts_expression(query: SearchQuery) -> str:
@@ -177,7 +154,15 @@ def _fts_expression(query: SearchQuery) -> str:
     return " ".join(parts)
 
 
-class _Tx:
+def _like(needle: str) -> str:
+    return "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _json(values: Iterable[Any]) -> str:
+    return json.dumps(list(values))
+
+
+class _Tx(WriteTx):
     """``WriteTx`` over one connection inside ``BEGIN IMMEDIATE``."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -186,14 +171,8 @@ class _Tx:
     def latest_by_identity(self, identities: Sequence[Identity]) -> dict[Identity, NodeVersion]:
         if not identities:
             return {}
-        # One statement for the batch: each identity's newest row via the identity index.
         rows = self.c.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ("
-            " SELECT (SELECT m.id FROM nodes m WHERE m.kind = w.value ->> 0"
-            "  AND m.key = w.value ->> 1 AND m.scope = w.value ->> 2"
-            "  ORDER BY m.valid_from DESC LIMIT 1)"
-            " FROM json_each(?) w)",
-            (json.dumps(list(dict.fromkeys(identities))),),
+            _sql("latest_by_identity"), {"idents": _json(dict.fromkeys(identities))}
         ).fetchall()
         out: dict[Identity, NodeVersion] = {}
         for row in rows:
@@ -202,30 +181,24 @@ class _Tx:
         return out
 
     def current_of_entities(self, entities: Sequence[str]) -> dict[str, NodeVersion]:
-        rows = self.c.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE entity IN (SELECT value FROM json_each(?)) "
-            "AND valid_to IS NULL",
-            (json.dumps(list(entities)),),
-        ).fetchall()
-        return {r[1]: _node(r) for r in rows}
+        rows = self.c.execute(_sql("current_of_entities"), {"entities": _json(entities)})
+        return {v.entity: v for v in map(_node, rows)}
 
     def close_versions(self, closes: Sequence[Close]) -> None:
+        sql = _sql("close_version")
         for c in closes:
             cur = self.c.execute(
-                "UPDATE nodes SET valid_to = ?, superseded_by = ?, retired_reason = ? "
-                "WHERE id = ? AND valid_to IS NULL",
-                (c.at, c.superseded_by, c.retired_reason, c.id),
+                sql,
+                {"at": c.at, "superseded_by": c.superseded_by,
+                 "retired_reason": c.retired_reason, "id": c.id},
             )
             if cur.rowcount != 1:
                 raise errors.Conflict(f"version {c.id} is no longer current")
 
     def mark_superseded(self, pairs: Sequence[tuple[str, str]]) -> None:
+        sql = _sql("mark_superseded")
         for old, new in pairs:
-            cur = self.c.execute(
-                "UPDATE nodes SET superseded_by = ? WHERE id = ? AND superseded_by IS NULL "
-                "AND valid_to IS NOT NULL",
-                (new, old),
-            )
+            cur = self.c.execute(sql, {"successor": new, "id": old})
             if cur.rowcount != 1:
                 raise errors.Conflict(f"version {old} was superseded concurrently")
 
@@ -238,30 +211,16 @@ class _Tx:
         _insert_edges(self.c, edges, ignore=False)
 
     def close_edges(self, ids: Sequence[str], at: int) -> None:
-        self.c.executemany(
-            "UPDATE edges SET valid_to = ? WHERE id = ? AND valid_to IS NULL",
-            [(at, i) for i in ids],
-        )
+        self.c.executemany(_sql("close_edge"), [{"at": at, "id": i} for i in ids])
 
     def current_edges(
         self, src: str, dst: str | None = None, rel: str | None = None
     ) -> list[Edge]:
-        sql = f"SELECT {_EDGE_COLS} FROM edges WHERE src = ? AND valid_to IS NULL"
-        params: list[Any] = [src]
-        if dst is not None:
-            sql += " AND dst = ?"
-            params.append(dst)
-        if rel is not None:
-            sql += " AND rel = ?"
-            params.append(rel)
-        return [_edge(r) for r in self.c.execute(sql, params)]
+        rows = self.c.execute(_sql("current_edges"), {"src": src, "dst": dst, "rel": rel})
+        return [_edge(r) for r in rows]
 
     def current_link_edges(self, sources: Sequence[str]) -> list[Edge]:
-        rows = self.c.execute(
-            f"SELECT {_EDGE_COLS} FROM edges WHERE src IN (SELECT value FROM json_each(?)) "
-            "AND rel = 'links' AND valid_to IS NULL",
-            (json.dumps(list(sources)),),
-        )
+        rows = self.c.execute(_sql("current_link_edges"), {"sources": _json(sources)})
         return [_edge(r) for r in rows]
 
     def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
@@ -269,41 +228,24 @@ class _Tx:
 
     def link_sources(self, tails: Sequence[str]) -> list[LinkSource]:
         rows = self.c.execute(
-            "SELECT n.entity, n.kind, n.scope, n.id FROM link_targets t "
-            "JOIN nodes n ON n.id = t.version_id "
-            "WHERE t.tail IN (SELECT value FROM json_each(?)) AND n.valid_to IS NULL "
-            "GROUP BY n.id",
-            (json.dumps(list(dict.fromkeys(tails))),),
+            _sql("link_sources"), {"tails": _json(dict.fromkeys(tails))}
         ).fetchall()
-        targets: dict[str, list[str]] = {}
-        for vid, target in self.c.execute(
-            "SELECT version_id, target FROM link_targets "
-            "WHERE version_id IN (SELECT value FROM json_each(?)) ORDER BY version_id, target",
-            (json.dumps([r[3] for r in rows]),),
-        ):
-            targets.setdefault(vid, []).append(target)
+        targets = _targets_of_versions(self.c, [r[3] for r in rows])
         return [
             LinkSource(entity=entity, kind=kind, scope=scope, targets=tuple(targets.get(vid, ())))
             for entity, kind, scope, vid in rows
         ]
 
 
-def _targets_of(conn: sqlite3.Connection, version_id: str) -> tuple[str, ...]:
-    return tuple(
-        r[0]
-        for r in conn.execute(
-            "SELECT target FROM link_targets WHERE version_id = ? ORDER BY target", (version_id,)
-        )
-    )
+def _targets_of_versions(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, list[str]]:
+    targets: dict[str, list[str]] = {}
+    for vid, target in conn.execute(_sql("targets_of_versions"), {"ids": _json(ids)}):
+        targets.setdefault(vid, []).append(target)
+    return targets
 
 
 def _link_candidates(conn: sqlite3.Connection, tails: Sequence[str]) -> list[Candidate]:
-    rows = conn.execute(
-        "SELECT entity, kind, key, scope FROM nodes "
-        "WHERE key_tail IN (SELECT value FROM json_each(?)) AND valid_to IS NULL "
-        "AND key_tail IS NOT NULL",
-        (json.dumps(list(dict.fromkeys(tails))),),
-    )
+    rows = conn.execute(_sql("link_candidates"), {"tails": _json(dict.fromkeys(tails))})
     return [Candidate(entity=r[0], kind=r[1], key=r[2], scope=r[3]) for r in rows]
 
 
@@ -315,42 +257,29 @@ def _insert_versions(
     ignore: bool,
 ) -> int:
     # `ignore` skips rows whose id exists (a re-run copy); any other constraint still fails.
-    tail_sql = " ON CONFLICT(id) DO NOTHING" if ignore else ""
     rows = []
     for v in versions:
+        row = _params(v)
         norm = normalize(v.key) if v.key is not None else None
-        rows.append(
-            (
-                v.id, v.entity, v.kind, v.scope, v.key, norm,
-                tail(norm) if norm is not None else None,
-                v.title, v.body, _dump(v.data), v.valid_from, v.valid_to,
-                v.superseded_by, v.supersedes, v.retired_reason,
-            )
-        )
+        row["key_norm"] = norm
+        row["key_tail"] = tail(norm) if norm is not None else None
+        rows.append(row)
     # rowcount counts the rows this statement inserted; total_changes would also count the
     # FTS5 trigger's writes.
-    inserted = conn.executemany(
-        "INSERT INTO nodes (id, entity, kind, scope, key, key_norm, key_tail, title, body, data,"
-        " valid_from, valid_to, superseded_by, supersedes, retired_reason)"
-        f" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?){tail_sql}",
-        rows,
-    ).rowcount
-    link_rows = [(v.id, t, tail(t)) for v, ts in zip(versions, targets, strict=True) for t in ts]
+    inserted = conn.executemany(_sql("insert_version", ignore=ignore), rows).rowcount
+    link_rows = [
+        {"version_id": v.id, "target": t, "tail": tail(t)}
+        for v, ts in zip(versions, targets, strict=True)
+        for t in ts
+    ]
     if link_rows:
-        conn.executemany(
-            "INSERT OR IGNORE INTO link_targets (version_id, target, tail) VALUES (?,?,?)",
-            link_rows,
-        )
+        conn.executemany(_sql("insert_link_target"), link_rows)
     return inserted
 
 
 def _insert_edges(conn: sqlite3.Connection, edges: Sequence[Edge], *, ignore: bool) -> int:
-    tail_sql = " ON CONFLICT(id) DO NOTHING" if ignore else ""
     before = conn.total_changes
-    conn.executemany(
-        f"INSERT INTO edges ({_EDGE_COLS}) VALUES (?,?,?,?,?,?,?){tail_sql}",
-        [(e.id, e.rel, e.src, e.dst, _dump(e.data), e.valid_from, e.valid_to) for e in edges],
-    )
+    conn.executemany(_sql("insert_edge", ignore=ignore), [_params(e) for e in edges])
     return conn.total_changes - before
 
 
@@ -388,7 +317,7 @@ class SqliteRepository:
                 fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
             else:
-                unwritable = _unwritable(path)
+                unwritable = unwritable_reason(path)
             if read_only or unwritable is not None:
                 query = "mode=ro"
                 if unwritable is not None and not Path(f"{path}-wal").exists():
@@ -403,9 +332,9 @@ class SqliteRepository:
                     timeout=_BUSY_TIMEOUT_MS / 1000,
                 )
         except OSError as e:
-            raise _os_error(e, where) from e
+            raise from_os_error(e, where) from e
         except sqlite3.Error as e:
-            raise _translate(e, where) from e
+            raise from_sqlite(e, where) from e
         repo = cls(conn, path)
         repo.read_only_reason = unwritable or ("opened read-only" if read_only else None)
         read_only = repo.read_only_reason is not None
@@ -424,17 +353,17 @@ class SqliteRepository:
             raise
         except sqlite3.Error as e:
             conn.close()
-            raise _translate(e, where) from e
+            raise from_sqlite(e, where) from e
         return repo
 
     def _migrate(self, read_only: bool) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > len(MIGRATIONS):
+        if version > len(_MIGRATIONS):
             raise errors.BackendUnavailable(
                 f"{self.location} has schema version {version}; this ryvem knows up to "
-                f"{len(MIGRATIONS)}: upgrade ryvem"
+                f"{len(_MIGRATIONS)}: upgrade ryvem"
             )
-        if version == len(MIGRATIONS):
+        if version == len(_MIGRATIONS):
             return
         if read_only:
             raise errors.StoreReadOnly(
@@ -443,8 +372,8 @@ class SqliteRepository:
 
         def migrate(c: sqlite3.Connection) -> None:
             current = c.execute("PRAGMA user_version").fetchone()[0]
-            for i in range(current, len(MIGRATIONS)):
-                for statement in _split_sql(MIGRATIONS[i]):
+            for i in range(current, len(_MIGRATIONS)):
+                for statement in _split_sql(_MIGRATIONS[i]):
                     c.execute(statement)
                 c.execute(f"PRAGMA user_version = {i + 1}")
 
@@ -468,7 +397,7 @@ class SqliteRepository:
             try:
                 return fn()
             except sqlite3.OperationalError as e:
-                if not _is_busy(e) or time.monotonic() > deadline:
+                if not is_busy(e) or time.monotonic() > deadline:
                     raise
                 time.sleep(delay * (0.5 + random.random()))
                 delay = min(delay * 2, 0.25)
@@ -496,88 +425,62 @@ class SqliteRepository:
             try:
                 return self._retry_busy(attempt)
             except sqlite3.Error as e:
-                raise _translate(e, self.location) from e
+                raise from_sqlite(e, self.location) from e
 
-    def write(self, fn: Callable[[Any], T]) -> T:
+    def write(self, fn: Callable[[WriteTx], T]) -> T:
         return self._in_transaction(lambda conn: fn(_Tx(conn)))
 
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    def _read(self, sql: str, params: dict[str, Any] | Sequence[Any] = ()) -> list[Any]:
         with self._lock:
             try:
                 return self._retry_busy(lambda: self._conn.execute(sql, params).fetchall())
             except sqlite3.Error as e:
-                raise _translate(e, self.location) from e
+                raise from_sqlite(e, self.location) from e
+
+    def _one_node(self, sql: str, params: dict[str, Any]) -> NodeVersion | None:
+        rows = self._read(sql, params)
+        return _node(rows[0]) if rows else None
 
     # --- reads --------------------------------------------------------------------------
     def get_version(self, id: str) -> NodeVersion | None:
-        rows = self._read(f"SELECT {_NODE_COLS} FROM nodes WHERE id = ?", (id,))
-        return _node(rows[0]) if rows else None
-
-    def get_versions(self, ids: Sequence[str]) -> dict[str, NodeVersion]:
-        rows = self._read(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(ids)),),
-        )
-        return {r[0]: _node(r) for r in rows}
+        return self._one_node(_sql("get_version"), {"id": id})
 
     def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
-        cond, params = _valid("n", as_of)
-        rows = self._read(
-            f"SELECT {_NODE_COLS} FROM nodes n WHERE kind = ? AND key = ? AND scope = ? AND {cond} "
-            "ORDER BY valid_from DESC LIMIT 1",
-            (*identity, *params),
+        kind, key, scope = identity
+        return self._one_node(
+            _sql("get_identity", as_of=as_of),
+            {"kind": kind, "key": key, "scope": scope, "as_of": as_of},
         )
-        return _node(rows[0]) if rows else None
 
     def latest_of_identity(self, identity: Identity) -> NodeVersion | None:
-        rows = self._read(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE kind = ? AND key = ? AND scope = ? "
-            "ORDER BY valid_from DESC LIMIT 1",
-            identity,
+        kind, key, scope = identity
+        return self._one_node(
+            _sql("latest_of_identity"), {"kind": kind, "key": key, "scope": scope}
         )
-        return _node(rows[0]) if rows else None
 
     def get_entity(self, entity: str, as_of: int | None) -> NodeVersion | None:
-        cond, params = _valid("n", as_of)
-        rows = self._read(
-            f"SELECT {_NODE_COLS} FROM nodes n WHERE entity = ? AND {cond} "
-            "ORDER BY valid_from DESC LIMIT 1",
-            (entity, *params),
+        return self._one_node(
+            _sql("get_entity", as_of=as_of), {"entity": entity, "as_of": as_of}
         )
-        return _node(rows[0]) if rows else None
 
     def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
-        cond, params = _valid("n", as_of)
         rows = self._read(
-            "SELECT id, entity, kind, scope, key, title, valid_from, valid_to FROM nodes n "
-            f"WHERE entity IN (SELECT value FROM json_each(?)) AND {cond}",
-            (json.dumps(list(entities)), *params),
+            _sql("get_heads", as_of=as_of), {"entities": _json(entities), "as_of": as_of}
         )
         return {r[1]: NodeHead._make(r) for r in rows}
 
     def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
-        cond, params = _valid("n", as_of)
-        ssql, sparams = _scope_sql("n", scope)
+        shape, sparams = _scope_params(scope)
         rows = self._read(
-            f"SELECT {_NODE_COLS} FROM nodes n WHERE key = ? AND {cond}{ssql} ORDER BY kind, scope",
-            (key, *params, *sparams),
+            _sql("find_by_key", as_of=as_of, scope=shape), {"key": key, "as_of": as_of, **sparams}
         )
         return [_node(r) for r in rows]
 
     def chain(self, entity: str) -> list[NodeVersion]:
-        rows = self._read(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE entity = ? ORDER BY valid_from, id", (entity,)
-        )
-        return [_node(r) for r in rows]
+        return [_node(r) for r in self._read(_sql("chain"), {"entity": entity})]
 
     def edges_of(self, entity: str, as_of: int | None) -> list[Edge]:
-        cond, params = _valid("e", as_of)
-        rows = self._read(
-            f"SELECT {_EDGE_COLS} FROM edges e WHERE src = ? AND rel != 'supersedes' AND {cond} "
-            f"UNION ALL SELECT {_EDGE_COLS} FROM edges e WHERE dst = ? AND rel != 'supersedes' "
-            f"AND src != dst AND {cond}",
-            (entity, *params, entity, *params),
-        )
+        rows = self._read(_sql("edges_of", as_of=as_of), {"entity": entity, "as_of": as_of})
         return [_edge(r) for r in rows]
 
     def search(
@@ -588,61 +491,27 @@ class SqliteRepository:
         limit: int,
         as_of: int | None,
     ) -> list[SearchHit]:
-        kind_sql = ""
-        kind_params: list[Any] = []
-        if kinds:
-            kind_sql = " AND n.kind IN (SELECT value FROM json_each(?))"
-            kind_params = [json.dumps(list(kinds))]
-        ssql, sparams = _scope_sql("n", scope)
+        shape, sparams = _scope_params(scope)
+        params: dict[str, Any] = {
+            "kinds": _json(kinds), "limit": limit, "as_of": as_of, **sparams,
+        }
+        by_kind = bool(kinds)
         if query.empty:
-            cond, params = _valid("n", as_of)
-            rows = self._read(
-                f"SELECT n.id, n.kind, n.scope, n.title, substr(n.body, 1, 160), 0.0 FROM nodes n "
-                f"WHERE {cond}{kind_sql}{ssql} ORDER BY n.valid_from DESC, n.id DESC LIMIT ?",
-                (*params, *kind_params, *sparams, limit),
-            )
+            rows = self._read(_sql("recent", as_of=as_of, scope=shape, kinds=by_kind), params)
             return [_hit(r, plain=True) for r in rows]
         if as_of is not None:
-            return self._search_as_of(query, kind_sql, kind_params, ssql, sparams, limit, as_of)
+            # Superseded text is not in the FTS index, so the past is searched by LIKE.
+            found = needles(query)
+            rows = self._read(
+                _sql("search_as_of", as_of=as_of, scope=shape, kinds=by_kind),
+                {**params, "needles": _json(map(_like, found)), "limit": max(limit * 20, 200)},
+            )
+            return rank_past(rows, found, limit)
         rows = self._read(
-            "SELECT n.id, n.kind, n.scope, n.title, "
-            "snippet(nodes_fts, -1, '**', '**', '…', 16), bm25(nodes_fts, 4.0, 1.0) AS rank "
-            "FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
-            f"WHERE nodes_fts MATCH ? AND n.valid_to IS NULL{kind_sql}{ssql} "
-            "ORDER BY rank LIMIT ?",
-            (_fts_expression(query), *kind_params, *sparams, limit),
+            _sql("search_fulltext", scope=shape, kinds=by_kind),
+            {**params, "match": _fts_expression(query)},
         )
         return [_hit(r) for r in rows]
-
-    def _search_as_of(
-        self,
-        query: SearchQuery,
-        kind_sql: str,
-        kind_params: list[Any],
-        ssql: str,
-        sparams: list[Any],
-        limit: int,
-        as_of: int,
-    ) -> list[SearchHit]:
-        # Superseded text is not in the FTS index, so the past is searched by LIKE.
-        cond, params = _valid("n", as_of)
-        like_sql = ""
-        like_params: list[Any] = []
-        found = needles(query)
-        for needle in found:
-            pat = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            # SQLite's LIKE folds ASCII case only; ryvem_lower folds every script, as FTS5 does.
-            like_sql += (
-                " AND (ryvem_lower(n.title) LIKE ? ESCAPE '\\'"
-                " OR ryvem_lower(n.body) LIKE ? ESCAPE '\\')"
-            )
-            like_params += [pat, pat]
-        rows = self._read(
-            f"SELECT n.id, n.kind, n.scope, n.title, n.body, n.valid_from FROM nodes n "
-            f"WHERE {cond}{kind_sql}{ssql}{like_sql} ORDER BY n.valid_from DESC LIMIT ?",
-            (*params, *kind_params, *sparams, *like_params, max(limit * 20, 200)),
-        )
-        return rank_past(rows, found, limit)
 
     def expand(
         self,
@@ -652,24 +521,11 @@ class SqliteRepository:
         as_of: int | None,
         scope: ScopeFilter,
     ) -> Sequence[EdgeRow]:
-        near, far = ("src", "dst") if side == "out" else ("dst", "src")
-        econd, eparams = _valid("e", as_of)
-        ncond, nparams = _valid("n", as_of)
-        ssql, sparams = _scope_sql("n", scope)
-        if rels is None:
-            rel_sql, rel_params = " AND e.rel != 'supersedes'", []
-        else:
-            rel_sql, rel_params = " AND e.rel IN (SELECT value FROM json_each(?))", [
-                json.dumps(list(rels))
-            ]
+        shape, sparams = _scope_params(scope)
         rows = self._read(
-            f"SELECT e.id, e.rel, e.src, e.dst FROM edges e "
-            f"WHERE e.{near} IN (SELECT value FROM json_each(?)){rel_sql} AND {econd} "
-            # INDEXED BY: left alone, the planner answers a scope filter from the scope index
-            # and reads every current row of the scope for each edge.
-            f"AND EXISTS (SELECT 1 FROM nodes n INDEXED BY nodes_entity "
-            f"WHERE n.entity = e.{far} AND {ncond}{ssql})",
-            (json.dumps(list(frontier)), *rel_params, *eparams, *nparams, *sparams),
+            _sql("expand_out" if side == "out" else "expand_in", as_of=as_of, scope=shape,
+                 rels=rels is not None),
+            {"frontier": _json(frontier), "rels": _json(rels or ()), "as_of": as_of, **sparams},
         )
         return rows  # (id, rel, src, dst) tuples, passed on as the store made them
 
@@ -678,30 +534,14 @@ class SqliteRepository:
             try:
                 return _link_candidates(self._conn, tails)
             except sqlite3.Error as e:
-                raise _translate(e, self.location) from e
+                raise from_sqlite(e, self.location) from e
 
     def link_targets(self, version_id: str) -> tuple[str, ...]:
-        with self._lock:
-            try:
-                return _targets_of(self._conn, version_id)
-            except sqlite3.Error as e:
-                raise _translate(e, self.location) from e
+        return tuple(r[0] for r in self._read(_sql("link_targets"), {"id": version_id}))
 
     def stats(self) -> Stats:
-        counts = self._read(
-            "SELECT sum(valid_to IS NULL), sum(valid_to IS NOT NULL AND superseded_by IS NOT NULL),"
-            " sum(valid_to IS NOT NULL AND superseded_by IS NULL) FROM nodes"
-        )[0]
-        ecounts = self._read(
-            "SELECT sum(valid_to IS NULL), sum(valid_to IS NOT NULL) FROM edges"
-        )[0]
-        kinds = dict(self._read(
-            "SELECT kind, count(*) FROM nodes WHERE valid_to IS NULL GROUP BY kind ORDER BY kind"))
-        scopes = dict(self._read(
-            "SELECT scope, count(*) FROM nodes WHERE valid_to IS NULL "
-            "GROUP BY scope ORDER BY scope"))
-        rels = dict(self._read(
-            "SELECT rel, count(*) FROM edges WHERE valid_to IS NULL GROUP BY rel ORDER BY rel"))
+        counts = self._read(_sql("stats_rows"))[0]
+        ecounts = self._read(_sql("stats_edges"))[0]
         return Stats(
             backend=self.backend,
             location=self.location,
@@ -710,9 +550,9 @@ class SqliteRepository:
             retired_rows=counts[2] or 0,
             edges_current=ecounts[0] or 0,
             edges_closed=ecounts[1] or 0,
-            kinds=kinds,
-            scopes=scopes,
-            rels=rels,
+            kinds=dict(self._read(_sql("stats_kinds"))),
+            scopes=dict(self._read(_sql("stats_scopes"))),
+            rels=dict(self._read(_sql("stats_rels"))),
         )
 
     # --- whole-graph streams ------------------------------------------------------------
@@ -721,28 +561,22 @@ class SqliteRepository:
     ) -> Iterator[list[tuple[NodeVersion, tuple[str, ...]]]]:
         last = ""
         while True:
-            rows = self._read(
-                f"SELECT {_NODE_COLS} FROM nodes WHERE id > ? ORDER BY id LIMIT ?", (last, batch)
-            )
+            rows = self._read(_sql("iter_versions"), {"after": last, "batch": batch})
             if not rows:
                 return
             ids = [r[0] for r in rows]
-            targets: dict[str, list[str]] = {}
-            for vid, target in self._read(
-                "SELECT version_id, target FROM link_targets "
-                "WHERE version_id IN (SELECT value FROM json_each(?)) ORDER BY version_id, target",
-                (json.dumps(ids),),
-            ):
-                targets.setdefault(vid, []).append(target)
+            with self._lock:
+                try:
+                    targets = _targets_of_versions(self._conn, ids)
+                except sqlite3.Error as e:
+                    raise from_sqlite(e, self.location) from e
             yield [(_node(r), tuple(targets.get(r[0], ()))) for r in rows]
             last = ids[-1]
 
     def iter_edges(self, batch: int = 1000) -> Iterator[list[Edge]]:
         last = ""
         while True:
-            rows = self._read(
-                f"SELECT {_EDGE_COLS} FROM edges WHERE id > ? ORDER BY id LIMIT ?", (last, batch)
-            )
+            rows = self._read(_sql("iter_edges"), {"after": last, "batch": batch})
             if not rows:
                 return
             yield [_edge(r) for r in rows]
@@ -765,7 +599,7 @@ class SqliteRepository:
 
         return self._in_transaction(run)
 
-    # --- maintenance (used by tests and `ryvem graph check`) -----------------------------
+    # --- maintenance (used by the reliability tests) --------------------------------------
     def integrity_problems(self) -> list[str]:
         """SQLite's and FTS5's own integrity checks; empty when both pass."""
         problems = [r[0] for r in self._read("PRAGMA integrity_check") if r[0] != "ok"]

@@ -1,4 +1,4 @@
-// chain: every version of an entity, oldest first. Parameters: $entity.
+// chain: every version of an entity, oldest first. Parameters: $node_fields (the domain model's field names, in order), $entity.
 MATCH (n:Version {entity: $entity})
-RETURN n {.id, .entity, .kind, .scope, .key, .title, .body, .data, .valid_from, .valid_to, .superseded_by, .supersedes, .retired_reason} AS v
+RETURN [f IN $node_fields | n[f]] AS v
 ORDER BY n.valid_from, n.id

@@ -1,7 +1,7 @@
 // find_by_key: versions valid at $as_of with this exact key, any kind, in a scope filter.
-// Parameters: $key, $as_of (or null), $scope_exact (or null), $scope_prefix (or null).
+// Parameters: $node_fields (the domain model's field names, in order), $key, $as_of (or null), $scope_exact (or null), $scope_prefix (or null).
 MATCH (n:Version {key: $key})
 WHERE (CASE WHEN $as_of IS NULL THEN n.valid_to IS NULL ELSE n.valid_from <= $as_of AND (n.valid_to IS NULL OR n.valid_to > $as_of) END)
   AND ($scope_exact IS NULL OR n.scope = $scope_exact) AND ($scope_prefix IS NULL OR n.scope STARTS WITH $scope_prefix)
-RETURN n {.id, .entity, .kind, .scope, .key, .title, .body, .data, .valid_from, .valid_to, .superseded_by, .supersedes, .retired_reason} AS v
+RETURN [f IN $node_fields | n[f]] AS v
 ORDER BY n.kind, n.scope

@@ -1,6 +1,6 @@
 // latest_by_identity: lock each identity (a lock node per identity, so two writers of one
 // identity serialise), then read its newest version, current or retired.
-// Parameters: $idents (sorted list of JSON [kind, key, scope]).
+// Parameters: $node_fields (the domain model's field names, in order), $idents (sorted list of JSON [kind, key, scope]).
 UNWIND $idents AS ident
 MERGE (l:IdentityLock {ident: ident})
 SET l.writes = coalesce(l.writes, 0) + 1
@@ -11,4 +11,4 @@ CALL (ident) {
   ORDER BY n.valid_from DESC
   LIMIT 1
 }
-RETURN ident, n {.id, .entity, .kind, .scope, .key, .title, .body, .data, .valid_from, .valid_to, .superseded_by, .supersedes, .retired_reason} AS v
+RETURN ident, [f IN $node_fields | n[f]] AS v

@@ -1,10 +1,4 @@
-"""The SQLite schema as ordered migrations; ``PRAGMA user_version`` records how far a file is."""
-
-from __future__ import annotations
-
-__all__ = ["MIGRATIONS"]
-
-_V1 = """
+-- migration_001_schema: the first schema (user_version 0 -> 1).
 CREATE TABLE nodes (
     seq            INTEGER PRIMARY KEY,      -- rowid; the FTS index's content_rowid
     id             TEXT    NOT NULL UNIQUE,
@@ -98,7 +92,3 @@ CREATE TRIGGER edges_window_closes_once BEFORE UPDATE OF valid_to ON edges
     WHEN old.valid_to IS NOT NULL BEGIN
     SELECT RAISE(ABORT, 'ryvem: a closed window cannot change');
 END;
-"""
-
-MIGRATIONS: tuple[str, ...] = (_V1,)
-"""MIGRATIONS[i] brings a file from user_version i to i + 1."""

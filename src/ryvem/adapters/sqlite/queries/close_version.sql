@@ -1,0 +1,3 @@
+-- close_version: Close one current version's window; changes no row when it is no longer current.
+UPDATE nodes SET valid_to = :at, superseded_by = :superseded_by, retired_reason = :retired_reason
+WHERE id = :id AND valid_to IS NULL;

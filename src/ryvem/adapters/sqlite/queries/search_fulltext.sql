@@ -1,0 +1,6 @@
+-- search_fulltext: Current rows matching the FTS5 expression :match, best BM25 first (title x4).
+SELECT n.id, n.kind, n.scope, n.title,
+       snippet(nodes_fts, -1, '**', '**', '…', 16), bm25(nodes_fts, 4.0, 1.0) AS rank
+FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
+WHERE nodes_fts MATCH :match AND n.valid_to IS NULL{kinds}{scope}
+ORDER BY rank LIMIT :limit;
