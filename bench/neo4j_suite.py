@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.measure import Figure, Row, Skip, latencies
+from bench.neo4j_peers import wipe
 from bench.sqlite_suite import import_workload, supersede_pairs
 from bench.workload import Spec, Workload, search_queries
 from ryvem.adapters.sqlite import SqliteRepository
@@ -35,7 +36,7 @@ def _connect() -> Any:
         repo = Neo4jRepository.connect(uri, user, password)
     except Exception as e:
         raise Skip(f"cannot connect to Neo4j at {uri}: {e}") from e
-    repo.wipe_for_tests()
+    wipe(repo)
     return repo, uri, user, password
 
 
@@ -128,7 +129,7 @@ def _dense(tmp: Path, cfg: dict[str, Any], neo: Any, uri: str, user: str, passwo
 
     from ryvem.adapters.neo4j import queries as cypher
 
-    neo.wipe_for_tests()
+    wipe(neo)
     n = cfg["neo4j_dense_n"]
     w = Workload(Spec(n=n, seed=77, window=n, edges_per_node=5, links_per_body=0.0,
                       chain_share=0.0, long_chains=0))

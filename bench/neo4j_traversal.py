@@ -1,13 +1,13 @@
 """Neo4j adapter benchmark: depth-10 walks on a dense cyclic graph, and copy rates.
 
     RYVEM_NEO4J_URI=bolt://127.0.0.1:7687 RYVEM_NEO4J_PASSWORD=... \
-        .venv/bin/python bench/neo4j_traversal.py [NODES] [OUT_DEGREE]
+        .venv/bin/python -m bench.neo4j_traversal [NODES] [OUT_DEGREE]
 
 WIPES the database it is pointed at. Builds NODES current nodes (default 2,000) with
 OUT_DEGREE random out-edges each (default 10), then times:
 
 * ``Service.traverse(depth=10)`` — the level-by-level walk (one batched ``expand`` per level);
-* ``Neo4jRepository.reachable(depth=10)`` — one variable-length query the planner runs as
+* ``neo4j_peers.reachable(depth=10)`` — one variable-length query the planner runs as
   ``VarLengthExpand(Pruning,BFS)``;
 * ``copy_graph`` SQLite -> Neo4j and Neo4j -> SQLite (rows per second).
 """
@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.neo4j_peers import reachable, wipe
 from ryvem.adapters.neo4j import Neo4jRepository
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.copy import copy_graph
@@ -66,7 +67,7 @@ def main() -> None:
         os.environ.get("RYVEM_NEO4J_PASSWORD", ""),
         os.environ.get("RYVEM_NEO4J_DATABASE") or None,
     )
-    neo.wipe_for_tests()
+    wipe(neo)
     nodes, edges = graph(n, degree)
     print(f"graph: {n} nodes x out-degree {degree} = {len(edges)} edges")
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,19 +92,19 @@ def main() -> None:
         reached = {s.dst.entity for s in steps}
         print(f"  {len(steps)} edges reported, {len(reached)} nodes reached")
         via = timed("reachable depth 10 (variable-length, pruning BFS)",
-                    lambda: neo.reachable(start_entity, 10))
+                    lambda: reachable(neo, start_entity, 10))
         print(f"  {len(via)} nodes reached; same set as the walk: {via == reached}")
         steps = timed("traverse depth 3 out (level-by-level expand)",
                       lambda: svc.traverse(start_entity, depth=3))
         via = timed("reachable depth 3 (variable-length, pruning BFS)",
-                    lambda: neo.reachable(start_entity, 3))
+                    lambda: reachable(neo, start_entity, 3))
         print(f"  same set: {via == {s.dst.entity for s in steps}}")
         svc_lite = Service(back)
         timed("traverse depth 10 out on SQLite (same graph)",
               lambda: svc_lite.traverse(start_entity, depth=10))
         lite.close()
         back.close()
-    neo.wipe_for_tests()
+    wipe(neo)
     neo.close()
 
 

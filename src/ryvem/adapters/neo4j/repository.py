@@ -18,7 +18,7 @@ The graph in Neo4j:
 
 Every query is a file under ``ryvem/cypher`` (see that package). Writes run as managed
 transaction functions (``execute_write``), which retry transient errors and deadlocks. Driver
-exceptions become ``ryvem.errors`` in :func:`_translate`, and nowhere else.
+exceptions become ``ryvem.errors`` in :mod:`ryvem.adapters.neo4j.errors`, and nowhere else.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from neo4j import exceptions as nx
 
 from ryvem import errors
 from ryvem.adapters.neo4j import queries as cypher
+from ryvem.adapters.neo4j.errors import DRIVER_ERRORS, from_driver
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import (
     EDGE_FIELDS,
@@ -66,55 +67,6 @@ _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
 _SNIPPET_TOKENS = 16
 _FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
 """Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
-
-
-# --- errors: the one place driver exceptions become ryvem errors --------------------------
-
-
-def _translate(exc: Exception, where: str) -> errors.RyvemError:
-    """Map a driver exception to a ``ryvem.errors`` exception with a one-line message."""
-    msg = " ".join(str(getattr(exc, "message", None) or exc).split())
-    if isinstance(exc, nx.AuthError):
-        return errors.BackendUnavailable(
-            f"Neo4j at {where} refused the credentials: check RYVEM_NEO4J_USER and "
-            "RYVEM_NEO4J_PASSWORD"
-        )
-    if isinstance(
-        exc,
-        nx.ServiceUnavailable | nx.SessionExpired | nx.ConnectionAcquisitionTimeoutError,
-    ):
-        reason = "connection refused" if "refused" in msg.lower() else msg[:160]
-        return errors.BackendUnavailable(
-            f"cannot reach Neo4j at {where} ({reason}): is the server running? "
-            "(scripts/neo4j-local start, or docker compose -f docker/docker-compose.yml up -d)"
-        )
-    if isinstance(exc, nx.ConstraintError):
-        if "`ident`" in msg:
-            return errors.IntegrityError(
-                "the store refused a second current version of one (kind, key, scope)"
-            )
-        if "`cur`" in msg:
-            return errors.IntegrityError("the store refused a second current edge (from, to, rel)")
-        return errors.IntegrityError(f"the store refused the write: {msg}")
-    if isinstance(exc, nx.Forbidden):
-        return errors.StoreReadOnly(f"Neo4j at {where} refused the write: {msg}")
-    if isinstance(exc, nx.DatabaseUnavailable):
-        return errors.BackendUnavailable(f"the Neo4j database at {where} is unavailable: {msg}")
-    if isinstance(exc, nx.Neo4jError):
-        code = exc.code or ""
-        if code.endswith("DatabaseNotFound"):
-            return errors.BackendUnavailable(
-                f"Neo4j at {where}: {msg} (check RYVEM_NEO4J_DATABASE)"
-            )
-        if isinstance(exc, nx.TransientError):
-            return errors.OperationalError(f"Neo4j at {where} is busy; try again: {msg}")
-        return errors.BackendError(f"Neo4j at {where}: {msg}")
-    if isinstance(exc, nx.ConfigurationError | ValueError):
-        return errors.InvalidInput(f"cannot use Neo4j URI {where!r}: {msg}")
-    return errors.BackendError(f"Neo4j at {where}: {msg}")
-
-
-_DRIVER_ERRORS = (nx.Neo4jError, nx.DriverError)
 
 
 # --- mapping rows ---------------------------------------------------------------------------
@@ -381,15 +333,15 @@ class Neo4jRepository:
                 max_transaction_retry_time=30.0,
                 notifications_min_severity="OFF",
             )
-        except (*_DRIVER_ERRORS, ValueError) as e:
-            raise _translate(e, uri) from e
+        except (*DRIVER_ERRORS, ValueError) as e:
+            raise from_driver(e, uri) from e
         repo = cls(driver, uri, database)
         try:
             driver.verify_connectivity()
             repo._bootstrap()
-        except (*_DRIVER_ERRORS, ValueError) as e:
+        except (*DRIVER_ERRORS, ValueError) as e:
             driver.close()
-            raise _translate(e, uri) from e
+            raise from_driver(e, uri) from e
         except BaseException:
             driver.close()
             raise
@@ -447,8 +399,8 @@ class Neo4jRepository:
     def _guard(self, fn: Callable[[], T]) -> T:
         try:
             return fn()
-        except _DRIVER_ERRORS as e:
-            raise _translate(e, self.uri) from e
+        except DRIVER_ERRORS as e:
+            raise from_driver(e, self.uri) from e
 
     def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return self._guard(lambda: self._query(name, **params))
@@ -577,20 +529,6 @@ class Neo4jRepository:
             (r["id"], r["rel"], r["src"], r["dst"])
             for r in rows
         ]
-
-    def reachable(self, start: str, depth: int) -> set[str]:
-        """Entities reachable over current out-edges (supersedes excluded) within ``depth``
-        hops, by one variable-length query. A benchmark peer of level-by-level ``expand``;
-        it does not check the far ends' validity or scope, so traversal does not use it."""
-        text = cypher.with_bound("reach_varlength", depth)
-
-        def run() -> set[str]:
-            records, _, _ = self._driver.execute_query(
-                text, {"start": start}, database_=self._database, routing_=RoutingControl.READ
-            )
-            return {r["id"] for r in records}
-
-        return self._guard(run)
 
     def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
         if not tails:
