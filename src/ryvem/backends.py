@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ryvem.application.session import Session
 from ryvem.errors import InvalidInput
 from ryvem.ports import GraphRepository
 
@@ -29,6 +31,7 @@ __all__ = [
     "GraphRepository",
     "backend_named",
     "open_repository",
+    "open_session",
 ]
 
 Opener = Callable[["Settings", bool], GraphRepository]
@@ -86,3 +89,24 @@ def backend_named(name: str) -> Backend:
 def open_repository(settings: Settings, *, read_only: bool = False) -> GraphRepository:
     """Open the backend the settings name; imports only the adapter it needs."""
     return backend_named(settings.backend).open(settings, read_only=read_only)
+
+
+def open_session(
+    settings: Settings | None = None,
+    *,
+    backend: str | None = None,
+    db: str | Path | None = None,
+    read_only: bool = False,
+    cwd: Path | None = None,
+) -> Session:
+    """A :class:`~ryvem.application.session.Session` over the store the settings name
+    (default: the environment's, ``RYVEM_BACKEND``, ``RYVEM_DATA_DIR``, …). The store opens
+    on first use; ``cwd`` is where the default scope is looked up (default: the working
+    directory)."""
+    from ryvem.settings import Settings
+
+    chosen = settings if settings is not None else Settings.from_env(backend=backend, db=db)
+    where = str(chosen.db_path) if chosen.backend == "sqlite" else chosen.neo4j_uri
+    return Session(
+        lambda: open_repository(chosen, read_only=read_only), location=where, cwd=cwd
+    )

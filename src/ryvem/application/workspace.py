@@ -26,7 +26,6 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from ryvem.application.service import Service
 from ryvem.domain.scopes import GLOBAL, parse_scope
@@ -36,10 +35,6 @@ from ryvem.ports import GraphRepository
 __all__ = ["IDENTITY_FILE", "Workspace", "default_scope", "find_git_root", "locate", "mint"]
 
 IDENTITY_FILE = "ryvem.json"
-
-
-class _HasRepo(Protocol):
-    def repo(self) -> GraphRepository: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +185,7 @@ def _write_exclusive(path: Path, content: bytes) -> None:
         os.close(fd)
 
 
-def default_scope(state: _HasRepo, *, mint: bool = False, cwd: Path | None = None) -> str:
+def default_scope(repo: GraphRepository, *, mint: bool = False, cwd: Path | None = None) -> str:
     """The default scope for a command run in ``cwd``.
 
     Reading commands (``mint=False``) never write: inside a git tree without ``ryvem.json``
@@ -200,7 +195,7 @@ def default_scope(state: _HasRepo, *, mint: bool = False, cwd: Path | None = Non
     ws = locate(cwd)
     if ws.root is None or not mint:
         return ws.scope
-    service = Service(state.repo())
+    service = Service(repo)
     if ws.repo_uuid is None:
         return parse_scope(f"repo:{_mint(ws.root, service)}")
     service.ensure_repo_node(ws.repo_uuid, ws.root.name)

@@ -20,8 +20,8 @@ from typing import Annotated, Any
 import typer
 
 from ryvem.application.service import Service
-from ryvem.backends import GraphRepository, open_repository
-from ryvem.domain.scopes import parse_scope
+from ryvem.application.session import Session
+from ryvem.backends import GraphRepository, open_session
 from ryvem.errors import RyvemError
 from ryvem.settings import Settings
 
@@ -57,43 +57,37 @@ ScopeOpt = Annotated[
 
 @dataclass
 class State:
-    """Per-invocation settings and the lazily opened service."""
+    """Per-invocation options (``--backend``, ``--db``) and the session they open lazily."""
 
     backend: str | None = None
     db: str | None = None
-    _repo: GraphRepository | None = field(default=None, repr=False)
-    _service: Service | None = field(default=None, repr=False)
+    _session: Session | None = field(default=None, repr=False)
 
     def settings(self) -> Settings:
         return Settings.from_env(backend=self.backend, db=self.db)
 
+    def session(self) -> Session:
+        """The application session (no store is opened until a verb needs one)."""
+        if self._session is None:
+            self._session = open_session(self.settings())
+        return self._session
+
     def repo(self) -> GraphRepository:
-        if self._repo is None:
-            self._repo = open_repository(self.settings())
-        return self._repo
+        return self.session().repo
 
     def service(self, *, mint: bool = False, scope: str | None = None) -> Service:
-        """The service with this working directory's default scope.
+        """The service with ``--scope``, else this working directory's default scope.
 
         ``mint`` lets a writing verb mint the repository's uuid (writing ryvem.json and the
         ``repo`` node) on first touch; reading verbs never write anything. An explicit
-        ``scope`` (from ``--scope``) overrides the workspace, which is then not read at all.
+        ``scope`` is validated before the store is opened, and the workspace is not read.
         """
-        from ryvem.application.workspace import default_scope
-
-        if scope is not None:
-            chosen = parse_scope(scope)  # validated before the store is opened
-            self._service = Service(self.repo(), default_scope=chosen)
-        elif self._service is None or mint:
-            chosen = default_scope(self, mint=mint)
-            self._service = Service(self.repo(), default_scope=chosen)
-        return self._service
+        return self.session().service(scope, mint=mint)
 
     def close(self) -> None:
-        if self._repo is not None:
-            self._repo.close()
-            self._repo = None
-            self._service = None
+        if self._session is not None:
+            self._session.close()
+            self._session = None
 
 
 def state(ctx: typer.Context) -> State:

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from ryvem.application.service import Service
 from ryvem.cli.common import errors_to_exit, graph, state
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.export import write_export
@@ -46,7 +45,7 @@ def export(
         st = state(ctx)
         target = out if out is not None else st.settings().data_dir / "graph.html"
         # Every scope is read, so the working directory's default scope does not matter.
-        path = write_export(Service(st.repo()), target, scope=scope)
+        path = write_export(st.session().everywhere(), target, scope=scope)
         typer.echo(str(path))
         if open_it:
             opened = False

@@ -8,7 +8,6 @@ after its input has been validated, so a failing command writes nothing.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -19,7 +18,6 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ryvem.application import workspace
 from ryvem.application.service import EdgeView
 from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
 from ryvem.domain.model import NodeVersion
@@ -157,21 +155,15 @@ def put(
             raise fail("give --body or --body-file, not both", 2)
         if body_file is not None:
             body = _read_body_file(body_file)
-        before = workspace.locate() if scope is None else None  # a malformed ryvem.json fails here
-        svc = st.service(scope=GLOBAL if scope is None else scope)
-        node = svc.prepare(kind, title, key=key, body=body, data=data)
-        if scope is None:  # input is valid: now the repository may get its identity
-            svc = st.service(mint=True)
-            node = dataclasses.replace(node, scope=svc.default_scope)
-        result = svc.write_many([node])[0]
-        if before is not None and before.root is not None and before.repo_uuid is None:
-            after = workspace.locate()
+        written = st.session().write(kind, title, key=key, scope=scope, body=body, data=data)
+        if written.minted is not None:
             typer.echo(
-                f"ryvem: this repository is now {after.scope}; wrote {after.identity_file} "
-                "(commit it so the identity survives a fresh clone)",
+                f"ryvem: this repository is now {written.minted.scope}; wrote "
+                f"{written.minted.identity_file} (commit it so the identity survives a fresh "
+                "clone)",
                 err=True,
             )
-        v = result.version
+        v = written.result.version
         if as_json:
             echo_json(v.record())
         else:

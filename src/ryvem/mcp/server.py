@@ -20,11 +20,9 @@ clamped to 200), say when they were cut, and carry no bodies unless ``include_bo
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, ParamSpec
@@ -35,11 +33,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from ryvem.application import workspace
 from ryvem.application.service import Service
-from ryvem.backends import BACKEND_NAMES, GraphRepository, open_repository
+from ryvem.application.session import Session
+from ryvem.backends import BACKEND_NAMES, open_session
 from ryvem.domain.model import NodeVersion
-from ryvem.domain.scopes import parse_scope, parse_scope_filter
+from ryvem.domain.scopes import parse_scope_filter
 from ryvem.errors import RyvemError
 from ryvem.settings import Settings
 
@@ -69,34 +67,6 @@ Name a node by id, KIND/KEY, or a bare KEY that is unique in the scope. The defa
 this working directory's repository (from ryvem.json), else global. List results are bounded \
 (limit, default 20, at most 200), say when they were truncated and carry no bodies unless \
 include_body is true; read one node's body with memory_get."""
-
-
-# --- the store, opened once per process --------------------------------------------------
-class _Backend:
-    """The repository named by the environment, opened lazily, once per server process.
-
-    A failed open is not remembered: the next call tries again (a store that comes up later
-    is picked up without restarting the host).
-    """
-
-    def __init__(self) -> None:
-        self._repo: GraphRepository | None = None
-        self._lock = threading.Lock()
-
-    def settings(self) -> Settings:
-        return Settings.from_env()
-
-    def repo(self) -> GraphRepository:
-        with self._lock:
-            if self._repo is None:
-                self._repo = open_repository(self.settings())
-            return self._repo
-
-    def close(self) -> None:
-        with self._lock:
-            if self._repo is not None:
-                self._repo.close()
-                self._repo = None
 
 
 # --- results and errors --------------------------------------------------------------------
@@ -226,18 +196,14 @@ class RyvemMCPServer(MCPServer[Any]):
         return result
 
 
-def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
+def build_server(session: Session | None = None) -> RyvemMCPServer:
     """The MCP server with ryvem's tools, over the backend the environment names."""
-    store = backend or _Backend()
+    store = session or open_session()
     server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS)
-    mint_lock = threading.Lock()
 
     def service(scope: str | None) -> Service:
         """A service whose default scope is ``scope``, else the working directory's."""
-        if scope is not None:
-            chosen = parse_scope(scope)  # validated before the store is opened
-            return Service(store.repo(), default_scope=chosen)
-        return Service(store.repo(), default_scope=workspace.default_scope(store))
+        return store.service(scope)
 
     @server.tool(
         name="memory_write",
@@ -273,15 +239,7 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
         ] = None,
         data: Data = None,
     ) -> CallToolResult:
-        if scope is not None:
-            return _ok(service(scope).write(kind, title, key=key, body=body, data=data).record())
-        workspace.locate()  # a malformed ryvem.json fails here, before anything is written
-        node = Service(store.repo()).prepare(kind, title, key=key, body=body, data=data)
-        with mint_lock:  # concurrent first writes in this process mint one identity
-            chosen = workspace.default_scope(store, mint=True)  # input is valid: mint if needed
-        svc = Service(store.repo(), default_scope=chosen)
-        result = svc.write_many([dataclasses.replace(node, scope=chosen)])[0]
-        return _ok(result.version.record())
+        return _ok(store.write(kind, title, key=key, scope=scope, body=body, data=data).record())
 
     @server.tool(
         name="memory_get",
@@ -321,7 +279,7 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
         include_body: IncludeBody = False,
     ) -> CallToolResult:
         n = _clamp(limit)
-        svc = Service(store.repo()) if scope is not None else service(None)
+        svc = store.everywhere() if scope is not None else service(None)
         hits = svc.search(text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of)
         items = []
         for hit in hits[:n]:
@@ -493,9 +451,9 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
 
         if scope is not None:
             parse_scope_filter(scope)  # a bad scope fails before the store is opened
-        out_path = Path(out).expanduser() if out else store.settings().data_dir / "graph.html"
+        out_path = Path(out).expanduser() if out else Settings.from_env().data_dir / "graph.html"
         # Every scope is read, so the working directory's default scope does not matter.
-        return _ok(str(write_export(Service(store.repo()), out_path.absolute(), scope=scope)))
+        return _ok(str(write_export(store.everywhere(), out_path.absolute(), scope=scope)))
 
     return server
 
@@ -523,10 +481,10 @@ def main() -> None:
             return
         print(f"error: unknown argument {args[0]!r}\n{_usage()}", file=sys.stderr)
         sys.exit(2)
-    backend = _Backend()
+    session = open_session()
     try:
-        build_server(backend).run()
+        build_server(session).run()
     except KeyboardInterrupt:
         pass
     finally:
-        backend.close()
+        session.close()
