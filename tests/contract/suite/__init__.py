@@ -17,7 +17,7 @@ The hooks:
 ``make_repository()``
     Return an open, *empty* store of the backend. Keep its files under ``self.tmp_path`` (a
     folder of the test's own; the suite points it at a fresh sub-folder when a test needs
-    another independent store, e.g. one per Hypothesis example). A
+    another independent store, e.g. one per Hypothesis example or the far end of a copy). A
     server-backed store empties its database before returning it, so it may be called more
     than once in a test; each call may discard what the previous store held. ``self.request``
     is the test's ``pytest.FixtureRequest``: fetch a server fixture with
@@ -25,8 +25,8 @@ The hooks:
 
 ``open_another()``
     Return a second, independent handle on the *same* store as the ``repo`` fixture's (the
-    same SQLite file, the same Neo4j database), without emptying it. The suite may call it
-    from worker threads, one handle per thread, and closes what it opens.
+    same SQLite file, the same Neo4j database), without emptying it. The concurrency tests
+    call it from worker threads, one handle per thread, and close what they open.
 
 What the suite gives every test: the fixtures ``repo`` (``make_repository()``, closed after
 the test) and ``service`` (a ``Service`` over it, default scope ``global``), plus
@@ -34,9 +34,10 @@ the test) and ``service`` (a ``Service`` over it, default scope ``global``), plu
 it in your pytest configuration if you run with ``--strict-markers``).
 
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
-a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal`` and
-``properties`` (Hypothesis). A topic class can be subclassed alone too, to run one topic while
-a backend is being written; the backend is done when ``RepositoryContract`` passes.
+a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``,
+``properties`` (Hypothesis) and ``stats``. A topic class can be subclassed alone too, to run
+one topic while a backend is being written; the backend is done when ``RepositoryContract``
+passes.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from .nodes import NodesContract
 from .properties import PropertiesContract
 from .scopes import ScopesContract
 from .search import SearchContract
+from .stats import StatsContract
 from .traversal import TraversalContract
 
 __all__ = [
@@ -57,6 +59,7 @@ __all__ = [
     "RepositoryContract",
     "ScopesContract",
     "SearchContract",
+    "StatsContract",
     "TraversalContract",
 ]
 
@@ -68,5 +71,6 @@ class RepositoryContract(
     SearchContract,
     TraversalContract,
     PropertiesContract,
+    StatsContract,
 ):
     """Every topic of the contract; a backend subclasses this and implements the hooks."""
