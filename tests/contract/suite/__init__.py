@@ -35,7 +35,8 @@ it in your pytest configuration if you run with ``--strict-markers``).
 
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
 a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``,
-``properties`` (Hypothesis) and ``stats``. A topic class can be subclassed alone too, to run
+``properties`` (Hypothesis), ``stats`` and ``concurrency`` (writers on their own handles). A
+topic class can be subclassed alone too, to run
 one topic while a backend is being written; the backend is done when ``RepositoryContract``
 passes.
 """
@@ -43,6 +44,7 @@ passes.
 from __future__ import annotations
 
 from .base import ContractBase
+from .concurrency import ConcurrencyContract
 from .edges import EdgesContract
 from .nodes import NodesContract
 from .properties import PropertiesContract
@@ -52,6 +54,7 @@ from .stats import StatsContract
 from .traversal import TraversalContract
 
 __all__ = [
+    "ConcurrencyContract",
     "ContractBase",
     "EdgesContract",
     "NodesContract",
@@ -72,5 +75,6 @@ class RepositoryContract(
     TraversalContract,
     PropertiesContract,
     StatsContract,
+    ConcurrencyContract,
 ):
     """Every topic of the contract; a backend subclasses this and implements the hooks."""
