@@ -35,8 +35,8 @@ it in your pytest configuration if you run with ``--strict-markers``).
 
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
 a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``,
-``properties`` (Hypothesis), ``stats`` and ``concurrency`` (writers on their own handles). A
-topic class can be subclassed alone too, to run
+``properties`` (Hypothesis), ``stats``, ``concurrency`` (writers on their own handles) and
+``copying`` (the round trip through SQLite). A topic class can be subclassed alone too, to run
 one topic while a backend is being written; the backend is done when ``RepositoryContract``
 passes.
 """
@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from .base import ContractBase
 from .concurrency import ConcurrencyContract
+from .copying import CopyingContract
 from .edges import EdgesContract
 from .nodes import NodesContract
 from .properties import PropertiesContract
@@ -56,6 +57,7 @@ from .traversal import TraversalContract
 __all__ = [
     "ConcurrencyContract",
     "ContractBase",
+    "CopyingContract",
     "EdgesContract",
     "NodesContract",
     "PropertiesContract",
@@ -76,5 +78,6 @@ class RepositoryContract(
     PropertiesContract,
     StatsContract,
     ConcurrencyContract,
+    CopyingContract,
 ):
     """Every topic of the contract; a backend subclasses this and implements the hooks."""
