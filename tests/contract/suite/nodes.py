@@ -7,8 +7,8 @@ from itertools import pairwise
 import pytest
 
 from ryvem.domain.model import SUPERSEDES, Edge, NodeVersion
-from ryvem.domain.timeutil import Clock
-from ryvem.errors import Conflict, IntegrityError, InvalidInput, NotFound
+from ryvem.domain.timeutil import Clock, format_us
+from ryvem.errors import AmbiguousRef, Conflict, IntegrityError, InvalidInput, NotFound
 from ryvem.repositories.port import GraphRepository
 from ryvem.service import Service
 
@@ -331,8 +331,6 @@ class NodesContract(ContractBase):
 
     def test_as_of_accepts_iso_8601_text(self, service: Service) -> None:
         """An ISO 8601 as-of string selects the version valid at that instant."""
-        from ryvem.domain.timeutil import format_us
-
         v1 = service.write("decision", "Old", key="cache")
         v2 = service.write("decision", "New", key="cache")
         assert service.get("decision/cache", as_of=format_us(v2.valid_from - 1)).id == v1.id
@@ -437,8 +435,6 @@ class NodesContract(ContractBase):
 
     def test_a_bare_key_shared_by_two_kinds_is_ambiguous(self, service: Service) -> None:
         """A bare key naming several current nodes is refused with the candidates listed."""
-        from ryvem.errors import AmbiguousRef
-
         service.write("task", "T", key="cache")
         service.write("decision", "D", key="cache")
         with pytest.raises(AmbiguousRef) as info:
