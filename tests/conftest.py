@@ -1,5 +1,10 @@
 """Fixtures shared by every test: backends, a service over them, and the Neo4j server policy.
 
+The contract suite (``tests/contract``) does not use the ``repo``/``service`` fixtures here: each
+backend's subclass of ``contract.suite.RepositoryContract`` brings its own (see
+``tests/contract/suite/__init__.py``). The two-backend ``repo`` below is for the other tests
+that run on both backends (the vault import).
+
 Neo4j is found, in order: ``RYVEM_TEST_NEO4J_URI`` (+ ``_USER``/``_PASSWORD``); else a
 testcontainers ``neo4j:5`` container when a Docker engine answers; else the neo4j cases are
 skipped with a reason, except under ``CI=true`` where a missing Neo4j fails the run.
@@ -9,25 +14,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
+from backends import Neo4jServer, open_empty_neo4j, open_sqlite
+from ryvem.adapters.neo4j import Neo4jRepository
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.service import Service
+from ryvem.backends import BACKEND_NAMES
 from ryvem.ports import GraphRepository
 
-BACKENDS = ["sqlite", "neo4j"]
 IN_CI = os.environ.get("CI") == "true"
-
-
-@dataclass(frozen=True)
-class Neo4jServer:
-    uri: str
-    user: str
-    password: str
 
 
 def unavailable(reason: str) -> NoReturn:
@@ -73,22 +72,14 @@ def neo4j_server() -> Iterator[Neo4jServer]:
     unavailable(reason)
 
 
-def open_backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> GraphRepository:
-    """An empty repository of the named backend."""
-    if name == "sqlite":
-        return SqliteRepository.open(tmp_path / "ryvem.db")
-    server: Neo4jServer = request.getfixturevalue("neo4j_server")
-    from ryvem.adapters.neo4j import Neo4jRepository
-
-    repo = Neo4jRepository.connect(server.uri, server.user, server.password, None)
-    repo.wipe_for_tests()
-    return repo
-
-
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=BACKEND_NAMES)
 def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GraphRepository]:
-    """An empty repository, once per backend."""
-    r = open_backend(request.param, request, tmp_path)
+    """An empty repository, once per backend (for tests outside the contract suite)."""
+    r: GraphRepository = (
+        open_sqlite(tmp_path)
+        if request.param == "sqlite"
+        else open_empty_neo4j(request.getfixturevalue("neo4j_server"))
+    )
     try:
         yield r
     finally:
@@ -102,9 +93,9 @@ def service(repo: GraphRepository) -> Service:
 
 
 @pytest.fixture
-def neo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GraphRepository]:
+def neo(neo4j_server: Neo4jServer) -> Iterator[Neo4jRepository]:
     """An empty Neo4j repository on the session's server (for Neo4j-only tests)."""
-    r = open_backend("neo4j", request, tmp_path)
+    r = open_empty_neo4j(neo4j_server)
     try:
         yield r
     finally:
@@ -114,7 +105,7 @@ def neo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GraphReposit
 @pytest.fixture
 def sqlite_repo(tmp_path: Path) -> Iterator[SqliteRepository]:
     """An empty SQLite repository (for SQLite-only tests)."""
-    r = SqliteRepository.open(tmp_path / "ryvem.db")
+    r = open_sqlite(tmp_path)
     try:
         yield r
     finally:
@@ -122,7 +113,8 @@ def sqlite_repo(tmp_path: Path) -> Iterator[SqliteRepository]:
 
 
 def pytest_collection_modifyitems(config: Any, items: list[pytest.Item]) -> None:
-    """Contract tests are the ones parametrised over backends."""
+    """Everything under tests/contract is marked ``contract`` (the suite's classes also carry
+    the mark themselves, so a backend's subclass kept elsewhere is marked too)."""
     for item in items:
         if "contract" in str(item.fspath):
             item.add_marker(pytest.mark.contract)

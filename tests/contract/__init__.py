@@ -1,1 +1,1 @@
-"""The shared contract suite: every test runs against every backend."""
+"""The shared contract suite (``suite/``) and one subclass of it per backend (``test_*.py``)."""

@@ -12,18 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import open_backend
+from backends import connect_neo4j, open_empty_neo4j
 from ryvem.application.service import Service
 from ryvem.domain.model import SUPERSEDES
+from ryvem.ports import GraphRepository
 
 
 def race(request: pytest.FixtureRequest, tmp_path: Path, writers: int, per_writer: int) -> None:
-    repos = [open_backend("neo4j", request, tmp_path)]
-    from ryvem.adapters.neo4j import Neo4jRepository
-
     server = request.getfixturevalue("neo4j_server")
-    repos += [Neo4jRepository.connect(server.uri, server.user, server.password)
-              for _ in range(writers)]
+    repos: list[GraphRepository] = [open_empty_neo4j(server)]
+    repos += [connect_neo4j(server) for _ in range(writers)]
     main = Service(repos[0])
     first = main.write("decision", "race start", key="race")
     failures: list[BaseException] = []

@@ -374,10 +374,6 @@ class Neo4jRepository:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def wipe_for_tests(self) -> None:
-        """Delete every node and edge (the schema stays): each test starts empty."""
-        self._guard(lambda: self._query("wipe_for_tests", write=True))
-
     # --- plumbing -----------------------------------------------------------------------
     def _query(self, name: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         records, _, _ = self._driver.execute_query(

@@ -5,17 +5,17 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import BACKENDS, open_backend
 from ryvem.application.service import Service
 from ryvem.domain.model import SUPERSEDES, NodeVersion
 from ryvem.domain.timeutil import Clock
 from ryvem.errors import Conflict, NotFound
+
+from .base import ContractBase
 
 IDENTITIES = [
     ("task", "a", "global"),
@@ -115,27 +115,23 @@ def check(svc: Service, model: list[Expected], seen: dict[str, NodeVersion]) -> 
     assert len(listed) == sum(exp.current is not None for exp in model)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_random_writes_and_retires_keep_one_current_row_and_complete_chains(
-    backend: str, request: pytest.FixtureRequest, tmp_path: Path
-) -> None:
-    """Any mix of writes and retires leaves one current row per live identity and whole chains."""
-    if backend == "neo4j":
-        request.getfixturevalue("neo4j_server")  # skips here, before hypothesis starts
-    counter = itertools.count()
+class PropertiesContract(ContractBase):
+    """Property-based: any sequence of writes and retires keeps the supersede invariants."""
 
-    @settings(max_examples=30, deadline=None)
-    @given(ops=OPS, frozen=st.booleans())
-    def run(ops: list[tuple[str, int, str]], frozen: bool) -> None:
-        where = tmp_path / f"example-{next(counter)}"
-        where.mkdir()
-        repo = open_backend(backend, request, where)  # a fresh, empty store per example
-        try:
-            svc = Service(repo, clock=FrozenClock() if frozen else None)
-            seen: dict[str, NodeVersion] = {}
-            check(svc, apply(svc, ops, seen), seen)
-        finally:
-            repo.close()
+    def test_random_writes_and_retires_keep_one_current_row_and_complete_chains(self) -> None:
+        """Any mix of writes and retires leaves one current row per live identity and whole
+        chains."""
+        self.make_repository().close()  # a backend that cannot run skips here, before hypothesis
+        counter = itertools.count()
 
-    run()
-    assert next(counter) >= 30  # every example really ran against its own store
+        @settings(max_examples=30, deadline=None)
+        @given(ops=OPS, frozen=st.booleans())
+        def run(ops: list[tuple[str, int, str]], frozen: bool) -> None:
+            # a fresh, empty store per example
+            with self.fresh_repository(f"example-{next(counter)}") as repo:
+                svc = Service(repo, clock=FrozenClock() if frozen else None)
+                seen: dict[str, NodeVersion] = {}
+                check(svc, apply(svc, ops, seen), seen)
+
+        run()
+        assert next(counter) >= 30  # every example really ran against its own store

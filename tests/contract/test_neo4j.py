@@ -1,0 +1,23 @@
+"""The contract suite on Neo4j: the session's server (see tests/conftest.py), emptied per store.
+
+Skipped with a reason when no server is configured; required under CI=true.
+"""
+
+from __future__ import annotations
+
+from backends import Neo4jServer, connect_neo4j, open_empty_neo4j
+from ryvem.ports import GraphRepository
+
+from .suite import RepositoryContract
+
+
+class TestNeo4jContract(RepositoryContract):
+    def server(self) -> Neo4jServer:
+        server: Neo4jServer = self.request.getfixturevalue("neo4j_server")
+        return server
+
+    def make_repository(self) -> GraphRepository:
+        return open_empty_neo4j(self.server())
+
+    def open_another(self) -> GraphRepository:
+        return connect_neo4j(self.server())

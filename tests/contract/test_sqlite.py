@@ -1,0 +1,16 @@
+"""The contract suite on SQLite: one file per test, in the test's own folder."""
+
+from __future__ import annotations
+
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.ports import GraphRepository
+
+from .suite import RepositoryContract
+
+
+class TestSqliteContract(RepositoryContract):
+    def make_repository(self) -> GraphRepository:
+        return SqliteRepository.open(self.tmp_path / "ryvem.db")
+
+    def open_another(self) -> GraphRepository:
+        return SqliteRepository.open(self.tmp_path / "ryvem.db")
