@@ -34,7 +34,7 @@ def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> No
     assert first.lines == [
         f"imported 15 pages from {VAULT} into global: 15 created, 0 superseded, "
         "0 unchanged, 0 retired",
-        "links: 18 resolved, 1 unresolved",
+        "links: 15 resolved, 1 unresolved",
         "unresolved:",
         "  Home -> not yet written",
     ]
@@ -46,7 +46,7 @@ def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> No
     ]
     again = c.ok("import", str(VAULT), "--json").json()
     assert (again["created"], again["unchanged"], again["pages"]) == (0, 15, 15)
-    assert again["links"] == {"resolved": 18, "unresolved": 1}
+    assert again["links"] == {"resolved": 15, "unresolved": 1}
 
 
 def test_import_refuses_a_missing_folder_or_bad_kind_and_writes_nothing(tmp_path: Path) -> None:
