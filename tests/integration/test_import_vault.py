@@ -100,7 +100,7 @@ def test_every_grammar_case_and_resolution_rule_holds_end_to_end(service: Servic
         "Home", "notes/Beta", "archive/old/Alpha", "broken-front-matter",
     }
     assert in_refs(service, "areas/y/Topic") == set()
-    assert (summary.links_resolved, summary.links_unresolved) == (18, 1)
+    assert (summary.links_resolved, summary.links_unresolved) == (15, 1)
     assert summary.unresolved == [("Home", "not yet written")]
 
 
@@ -181,7 +181,7 @@ def test_small_batches_build_the_same_graph(service: Service) -> None:
     """Links across batch boundaries resolve exactly as in one big batch."""
     summary = import_vault(service, VAULT, batch_size=2, scope="board:small")
     assert summary.created == PAGES
-    assert (summary.links_resolved, summary.links_unresolved) == (18, 1)
+    assert (summary.links_resolved, summary.links_unresolved) == (15, 1)
     home = service.get("Home", scope="board:small")
     steps = service.traverse("Home", scope="board:small")
     assert len(set(discovered_refs(home.entity, steps))) == 9
@@ -229,3 +229,27 @@ def test_front_matter_and_titles_parse_as_documented(
     """BOM and CRLF, numeric titles, empty and unclosed front matter, YAML dates and floats."""
     page = parse_page("f", text)
     assert (page.title, page.body, page.data) == (title, body, data)
+
+
+def test_the_summary_counts_links_as_the_store_holds_them(
+    service: Service, tmp_path: Path
+) -> None:
+    """Resolved = links edges stored (two targets reaching one page are one edge, a link back
+    to the page itself none); unresolved = the dangling targets ``unresolved`` lists."""
+    files = {
+        "hub.md": "---\nrelated: ['[[notes/beta]]', '[[ghost]]']\n---\n"
+                  "[[beta]], [[notes/beta]], [b](notes/beta.md), [[gamma]], [[ghost#x]]\n",
+        "notes/beta.md": "[[beta]] is me; [[hub]] and [[nowhere]]\n",
+        "gamma.md": "[[hub@L1]]\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, "utf-8")
+    summary = import_vault(service, tmp_path)
+    dangling = {k: service.unresolved(k) for k in ("hub", "notes/beta", "gamma")}
+    assert dangling == {"hub": ["ghost"], "notes/beta": ["nowhere"], "gamma": []}
+    assert service.stats().rels == {"links": 4}  # hub→beta, hub→gamma, beta→hub, gamma→hub
+    assert (summary.links_resolved, summary.links_unresolved) == (4, 2)
+    assert summary.unresolved == [("hub", "ghost"), ("notes/beta", "nowhere")]
+    again = import_vault(service, tmp_path)
+    assert (again.unchanged, again.links_resolved, again.links_unresolved) == (3, 4, 2)

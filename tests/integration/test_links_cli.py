@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> No
     assert first.lines == [
         f"imported 15 pages from {VAULT} into global: 15 created, 0 superseded, "
         "0 unchanged, 0 retired",
-        "links: 18 resolved, 1 unresolved",
+        "links: 15 resolved, 1 unresolved",
         "unresolved:",
         "  Home -> not yet written",
     ]
@@ -46,7 +47,7 @@ def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> No
     ]
     again = c.ok("import", str(VAULT), "--json").json()
     assert (again["created"], again["unchanged"], again["pages"]) == (0, 15, 15)
-    assert again["links"] == {"resolved": 18, "unresolved": 1}
+    assert again["links"] == {"resolved": 15, "unresolved": 1}
 
 
 def test_import_refuses_a_missing_folder_or_bad_kind_and_writes_nothing(tmp_path: Path) -> None:
@@ -141,3 +142,73 @@ def test_bad_requests_fail_with_one_line_and_the_right_exit_code(
 ) -> None:
     """Ambiguous or malformed walks exit 2, a missing node exits 1; never a traceback."""
     assert_fails(cli("links", *args), code, fragment)
+
+
+AMBIGUOUS = {
+    # two pages named x (and one deeper), linked from everywhere with bare [[x]]
+    "a/x.md": "A's x.\n",
+    "b/x.md": "B's x.\n",
+    "b/deeper/x.md": "Deeper x.\n",
+    "c.md": "Root page: [[x]] then [[y]] and [[z]].\n",
+    "a/page.md": "---\nrelated: ['[[y]]', '[[x]]']\n---\nIn a: [[x]], [[z]].\n",
+    "b/page.md": "In b: [[z]], [[y]], [[x#Intro]], [[a/x@L3]].\n",
+    "b/sub/page.md": "In b/sub: [[x]].\n",
+    "y.md": "Y.\n",
+    "z.md": "Z.\n",
+}
+
+
+def test_ten_fresh_imports_give_byte_identical_links_and_the_nearest_folder(
+    tmp_path: Path,
+) -> None:
+    """Ambiguous [[x]] goes to the page's own folder, else the nearest, else key order; every
+    fresh import prints exactly the same ``links --json``, forwards and backwards."""
+    vault = tmp_path / "vault"
+    for rel, text in AMBIGUOUS.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, "utf-8")
+    outputs = set()
+    for run in range(10):
+        c = Cli(tmp_path, tmp_path / f"data-{run}")
+        c.ok("import", str(vault))
+        # from y, three hops both ways reach every page and report every links edge once
+        outputs.add(c.ok("links", "y", "--direction", "both", "--depth", "3", "--json").out)
+    assert len(outputs) == 1
+    records = json.loads(outputs.pop())
+    edges: dict[str, list[str]] = {}
+    for r in records:
+        edges.setdefault(r["from"], []).append(r["to"])
+    assert sum(map(len, edges.values())) == 11
+    # within a page, edges go in the far page's file order (c, y, z, a/…, b/…)
+    assert edges["c"] == ["y", "z", "a/x"]  # no nearer folder: key order, a/x before b/x
+    assert edges["a/page"] == ["y", "z", "a/x"]  # its own folder
+    assert edges["b/page"] == ["y", "z", "a/x", "b/x"]  # own folder; a/x is written as a path
+    assert edges["b/sub/page"] == ["b/x"]  # the nearest ancestor's subtree
+
+
+def test_front_matter_links_show_in_links_and_backlinks_and_follow_versions(
+    tmp_path: Path,
+) -> None:
+    """A front-matter [[link]] is listed by links and --backlinks; editing it moves the edge,
+    and --as-of still shows the old one."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Zef Hemel.md").write_text("Zef.\n", "utf-8")
+    (vault / "Sync.md").write_text("Sync.\n", "utf-8")
+    adr = vault / "ADR" / "002 Sync Engine.md"
+    adr.parent.mkdir()
+    adr.write_text('---\ndeciders: "[[Zef Hemel]]"\nstatus: accepted\n---\nBody.\n', "utf-8")
+    c = Cli(tmp_path, tmp_path / "data")
+    c.ok("import", str(vault))
+    before = c.ok("get", "ADR/002 Sync Engine", "--json").json()["valid_from"]
+    assert c.ok("links", "ADR/002 Sync Engine").lines == ["Zef Hemel"]
+    assert c.ok("links", "Zef Hemel", "--backlinks").lines == ["ADR/002 Sync Engine"]
+    adr.write_text('---\nrelated:\n  - "[[Sync]]"\n---\nBody.\n', "utf-8")
+    c.ok("import", str(vault))
+    assert c.ok("links", "ADR/002 Sync Engine").lines == ["Sync"]
+    assert c.ok("links", "Zef Hemel", "--backlinks").out == ""
+    assert c.ok("links", "Sync", "--backlinks").lines == ["ADR/002 Sync Engine"]
+    assert c.ok("links", "ADR/002 Sync Engine", "--as-of", before).lines == ["Zef Hemel"]
+    assert c.ok("get", "ADR/002 Sync Engine", "--json").json()["data"] == {
+        "related": ["[[Sync]]"]
+    }

@@ -23,6 +23,7 @@ what a fresh process sees) and returns every broken rule as one line; an empty l
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ryvem.adapters.sqlite import SqliteRepository
-from ryvem.domain.links import Candidate, extract_targets, normalize, resolve, tail
+from ryvem.domain.links import Candidate, extract_links, normalize, resolve_links, tail
 from ryvem.domain.scopes import ScopeFilter
 
 NODE_COLS = (
@@ -268,21 +269,22 @@ def _links(rows: list[Any], edges: list[Any], targets: dict[str, set[str]]) -> l
         if r[4] is not None:
             cand = Candidate(entity=r[1], kind=r[2], key=r[4], scope=r[3])
             by_tail[tail(normalize(r[4]))].append(cand)
-    have: dict[str, set[str]] = defaultdict(set)
-    for _eid, rel, src, dst, _data, _vf, vt in edges:
+    have: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for _eid, rel, src, dst, data, _vf, vt in edges:
         if rel == "links" and vt is None and src in live:
-            have[src].add(dst)  # an edge to a retired node is a broken link too
+            have[src].add((dst, data))  # an edge to a retired node is a broken link too
     for r in current:
-        found = extract_targets(r[6], r[4])
+        links = extract_links(r[6], r[4], json.loads(r[7]))
+        found = [link.target for link in links]
         if set(found) != targets.get(r[0], set()):
             out.append(f"{r[0]}: stored link targets {sorted(targets.get(r[0], ()))} "
                        f"differ from its body's {sorted(found)}")
-        want: set[str] = set()
-        for t in found:
-            hit = resolve(t, r[3], r[2], by_tail.get(tail(t), ()))
-            if hit is None or hit.entity == r[1]:
-                continue
-            want.add(hit.entity)
+        resolved, _ = resolve_links(links, r[1], r[3], r[2], r[4], by_tail)
+        want = {
+            (dst, json.dumps(link.edge_data(), ensure_ascii=False, separators=(",", ":"),
+                             sort_keys=True))
+            for dst, link in resolved.items()
+        }
         if want != have.get(r[1], set()):
             out.append(f"{r[2]}/{r[4] or r[0]} in {r[3]}: links edges to {sorted(have[r[1]])}, "
                        f"its body resolves to {sorted(want)}")

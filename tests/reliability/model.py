@@ -5,9 +5,10 @@ It covers what random operation sequences exercise (test_model.py): keyed writes
 relink, unlink) and the ``links`` edges derived from ``[[wikilinks]]`` in bodies. Keys are
 plain words without ``/``, so link resolution reduces to: among current nodes whose key
 equals the target (case-folded), those in the source's scope, else in ``global``; prefer the
-source's kind, then the oldest. Links are kept the way docs/design.md states: a written node's
-links are recomputed from its body, and when a key appears (created or revived) or is retired
-every current node linking to it is recomputed; nothing else changes them.
+source's kind, then key order, then kind (never the order nodes were made). Links are kept
+the way docs/design.md states: a written node's links are recomputed from its body, and when
+a key appears (created or revived) or is retired every current node linking to it is
+recomputed; nothing else changes them.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class Version:
 class Node:
     """One entity: a keyed identity's chain, or an unkeyed node (one version)."""
 
-    order: int  # creation order: "the oldest" in link resolution
+    order: int  # creation order
     kind: str
     scope: str
     key: str | None
@@ -126,7 +127,7 @@ class Model:
             pool = [n for n in self.nodes if n.current and n.key is not None
                     and n.key.casefold() == target and n.scope == tier]
             if pool:
-                return min(pool, key=lambda n: (n.kind != source.kind, n.order))
+                return min(pool, key=lambda n: (n.kind != source.kind, n.key, n.kind))
         return None
 
     def _relink_linkers(self, node: Node) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ryvem.domain.ids import is_id, new_id
+from ryvem.domain.ids import IdSequence, is_id, new_id
 
 
 def test_an_id_is_24_lowercase_hex_digits() -> None:
@@ -24,6 +24,16 @@ def test_ids_made_in_the_same_microsecond_are_distinct() -> None:
     """The random tail keeps ids made at one instant apart."""
     made = {new_id(1_796_040_000_000_000) for _ in range(5000)}
     assert len(made) == 5000
+
+
+def test_ids_of_one_sequence_sort_in_the_order_they_were_made() -> None:
+    """One write's ids share its microsecond and still sort in the order it made them."""
+    at = 1_796_040_000_000_000
+    mint = IdSequence(at)
+    made = [mint() for _ in range(5000)]
+    assert made == sorted(made) and len(set(made)) == len(made)
+    assert all(is_id(i) and int(i[:13], 16) == at for i in made)
+    assert sorted([new_id(at + 1), *made, new_id(at - 1)])[1:-1] == made
 
 
 def test_the_time_prefix_of_an_id_is_its_microsecond() -> None:

@@ -86,6 +86,13 @@ def test_wikilinks_link_to_the_entity_they_resolve_to_or_show_as_dangling() -> N
     assert "<code>[[in code]]</code>" in html
 
 
+def test_a_wikilink_with_a_position_or_heading_links_to_its_page() -> None:
+    """`[[CHANGELOG@L12c42]]` and `[[CHANGELOG#Top]]` name the CHANGELOG page, as in the graph."""
+    html = render_body("[[CHANGELOG@L12c42]] and [[CHANGELOG#Top|top]]", {"changelog": "E1"})
+    assert '<a class="wikilink" href="#" data-entity="E1">CHANGELOG@L12c42</a>' in html
+    assert '<a class="wikilink" href="#" data-entity="E1">top</a>' in html
+
+
 def test_a_wikilink_label_is_escaped() -> None:
     """Markup inside a wikilink is text, like everywhere else."""
     html = render_body("[[x|<img src=x onerror=alert(1)>]]", {"x": "E\"1"})

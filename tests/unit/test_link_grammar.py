@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from ryvem.domain.links import Candidate, extract_targets, normalize, resolve
+from ryvem.domain.links import (
+    Candidate,
+    Link,
+    extract_links,
+    extract_targets,
+    normalize,
+    resolve,
+    resolve_links,
+)
 from ryvem.domain.traversal import clamp_depth, parse_direction
 from ryvem.errors import InvalidInput
 
@@ -25,10 +33,17 @@ from ryvem.errors import InvalidInput
         ("[[ Spaced Out ]]", ["spaced out"]),
         ("[[Notes/Alpha.md]]", ["notes/alpha"]),
         ("[[Note: draft]]", ["note: draft"]),
+        ("See [[CHANGELOG@L12c42]].", ["changelog"]),
+        ("See [[CHANGELOG@l12]].", ["changelog"]),
+        ("See [[Outline Stress Test@1458]].", ["outline stress test"]),
+        ("See [[Alpha@L3C4|there]].", ["alpha"]),
+        ("See [[^Library/Std@12]].", ["library/std"]),
+        ("Mail [[me@example]] or [[v@L]] or [[x@12b]].", ["me@example", "v@l", "x@12b"]),
     ],
 )
 def test_wikilink_forms_link_to_their_slug(body: str, expected: list[str]) -> None:
-    """Every wikilink form (alias, escaped pipe, heading, block, embed, caret) names its slug."""
+    """Every wikilink form (alias, escaped pipe, heading, block, position, embed, caret) names
+    its slug; an @ that is not a position (@L<n>[C<n>] or @<n>) stays part of the name."""
     assert extract_targets(body) == expected
 
 
@@ -59,6 +74,8 @@ def test_markdown_links_to_markdown_files_link_to_their_path(
     [
         "[[#Heading on this page]]",
         "[[#^block]]",
+        "[[@1458]]",
+        "[[@L12c42]]",
         "Use `[[Alpha]]` to link.",
         "Use ``a `[[Alpha]]` b`` to link.",
         "```\n[[Alpha]]\n```",
@@ -103,6 +120,77 @@ def test_a_link_to_the_page_itself_is_dropped() -> None:
     assert extract_targets("[[Alpha]] and [[Beta]]", "Alpha") == ["beta"]
 
 
+@pytest.mark.parametrize(
+    ("body", "anchor"),
+    [
+        ("[[Alpha]]", None),
+        ("[[Alpha|alias]]", None),
+        ("[[Alpha#Origins]]", "#Origins"),
+        ("[[Alpha# Two Words |x]]", "#Two Words"),
+        ("[[Alpha#^block-1]]", "#^block-1"),
+        ("[[Alpha#]]", None),
+        ("[[Alpha@L12c42]]", "@L12c42"),
+        ("[[Alpha@1458]]", "@1458"),
+        ("[[Alpha@12#Heading]]", "#Heading"),
+        ("[a](alpha.md#Part%201)", "#Part 1"),
+        ("[a](alpha.md)", None),
+    ],
+)
+def test_the_anchor_is_kept_as_written(body: str, anchor: str | None) -> None:
+    """A heading, block or position suffix is stripped from the target and kept as the anchor."""
+    assert extract_links(body) == [Link("alpha", anchor)]
+
+
+def test_the_first_appearance_of_a_target_gives_its_anchor() -> None:
+    """One link per target: a later mention with another anchor does not replace the first."""
+    assert extract_links("[[A#one]] [[A@12]] [[a]]") == [Link("a", "#one")]
+
+
+def test_a_links_edge_data_names_target_anchor_and_field_when_present() -> None:
+    """Edge data holds the normalised target, plus the anchor and field when there are any."""
+    assert Link("a").edge_data() == {"target": "a"}
+    assert Link("a", "@L1").edge_data() == {"target": "a", "anchor": "@L1"}
+    assert Link("a", None, "deciders").edge_data() == {"target": "a", "field": "deciders"}
+
+
+# --- links in the data (front matter) ---------------------------------------------------------
+
+
+def test_front_matter_strings_and_list_items_link_with_their_field() -> None:
+    """A scalar and the string items of a list link; nested mappings and non-strings do not."""
+    data = {
+        "deciders": "[[Zef Hemel]]",
+        "related": ["[[ADR/010 Rust Backend]]", 3, "[[Sync#How|sync]] and [[Space Lua]]"],
+        "nested": {"deep": "[[Nope]]"},
+        "listed": [["[[Nope either]]"]],
+        "count": 3,
+        "md": "[not a link](alpha.md)",
+    }
+    assert extract_links("", "ADR/002", data) == [
+        Link("zef hemel", None, "deciders"),
+        Link("adr/010 rust backend", None, "related"),
+        Link("sync", "#How", "related"),
+        Link("space lua", None, "related"),
+    ]
+
+
+def test_front_matter_links_come_first_in_field_order_then_the_body() -> None:
+    """Fields in key order precede the body; a target the front matter named is not repeated."""
+    data = {"owner": "[[Zef]]", "deciders": "[[Zef]]", "related": ["[[Body Too]]"]}
+    assert extract_links("[[Body Too#x]] then [[Other]]", "page", data) == [
+        Link("zef", None, "deciders"),
+        Link("body too", None, "related"),
+        Link("other"),
+    ]
+
+
+def test_front_matter_follows_the_wikilink_grammar_and_drops_self_links() -> None:
+    """Positions strip, URLs and assets do not link, and the page's own key is dropped."""
+    data = {"a": "[[Page@L2]]", "b": "[[https://x.org]]", "c": "![[pic.png]]", "d": "[[Self]]"}
+    assert extract_links("", "self", data) == [Link("page", "@L2", "a")]
+    assert extract_targets("[[Body]]", "self", data) == ["page", "body"]
+
+
 def test_normalisation_is_nfc_casefolded_and_trimmed() -> None:
     """Decomposed accents, case, whitespace, a leading slash and .md all compare equal."""
     assert normalize(" /Cafe\u0301/Ménu.MD ") == normalize("café/ménu") == "café/ménu"
@@ -141,7 +229,7 @@ def test_a_written_path_never_resolves_to_a_key_not_ending_with_it() -> None:
 
 
 def test_several_keys_pick_the_fewest_segments() -> None:
-    """Rule 3: without a better match, the shallowest key wins; ties go to the oldest."""
+    """Rule 3: without a better match, the shallowest key wins; ties go to key order."""
     pool = [_c("1", "a/b/foo"), _c("3", "z/foo"), _c("2", "y/foo")]
     hit = resolve("foo", "global", "page", pool)
     assert hit is not None and hit.entity == "2"
@@ -175,6 +263,69 @@ def test_resolution_is_case_and_unicode_insensitive() -> None:
     """A target written in another case or Unicode form still resolves."""
     hit = resolve(normalize("CAFE\u0301"), "global", "page", [_c("1", "Notes/Café")])
     assert hit is not None and hit.entity == "1"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("a/page", "a/x"),  # its own folder
+        ("b/page", "b/x"),
+        ("b/sub/page", "b/x"),  # the nearest ancestor's subtree
+        ("c/page", "a/x"),  # no nearer folder: key order
+        ("page", "a/x"),
+        (None, "a/x"),  # unkeyed: as at the root
+    ],
+)
+def test_equal_candidates_go_to_the_nearest_folder_then_key_order(
+    source: str | None, expected: str
+) -> None:
+    """[[x]] with a/x and b/x: the linking page's own folder, then nearest ancestor, then key."""
+    pool = [_c("2", "b/x"), _c("1", "a/x"), _c("3", "a/deeper/x")]
+    for order in (pool, pool[::-1]):
+        hit = resolve("x", "global", "page", order, source)
+        assert hit is not None and hit.key == expected
+
+
+def test_nearness_compares_whole_folder_names_case_insensitively() -> None:
+    """Folder "ab" is not near "a"; "Docs" and "docs" are the same folder."""
+    pool = [_c("1", "a/x/y"), _c("2", "Docs/x/y"), _c("3", "ab/x/y")]
+    hit = resolve("x/y", "global", "page", pool, "ab/page")
+    assert hit is not None and hit.key == "ab/x/y"
+    hit = resolve("x/y", "global", "page", pool, "docs/sub/page")
+    assert hit is not None and hit.key == "Docs/x/y"
+
+
+def test_fewer_segments_and_the_own_kind_rank_before_nearness() -> None:
+    """Nearness only breaks ties: a shallower key, or one of the linking kind, still wins."""
+    pool = [_c("1", "a/b/x"), _c("2", "z/x")]
+    hit = resolve("x", "global", "page", pool, "a/b/page")
+    assert hit is not None and hit.key == "z/x"
+    pool = [_c("1", "a/x", kind="decision"), _c("2", "z/x")]
+    hit = resolve("x", "global", "page", pool, "a/page")
+    assert hit is not None and hit.key == "z/x"
+
+
+def test_ties_never_depend_on_ids_or_the_order_candidates_come_in() -> None:
+    """The same keys under any entity ids and in any order give the same key."""
+    keys = [("y/foo", "page"), ("x/foo", "page"), ("foo", "task"), ("FOO", "decision")]
+    picks = set()
+    for ids in (["1", "2", "3", "4"], ["4", "3", "2", "1"]):
+        pool = [_c(i, k, kind=kind) for i, (k, kind) in zip(ids, keys, strict=True)]
+        for order in (pool, pool[::-1]):
+            for target in ("foo", "x/foo"):
+                hit = resolve(target, "global", "page", order, "q/page")
+                assert hit is not None
+                picks.add((target, hit.key, hit.kind))
+    assert picks == {("foo", "FOO", "decision"), ("x/foo", "x/foo", "page")}
+
+
+def test_resolve_links_makes_one_edge_per_node_and_lists_the_dangling() -> None:
+    """Two targets reaching one node make one edge (the first link's); self and ghosts none."""
+    by_tail = {"foo": [_c("1", "a/foo")], "me": [_c("9", "me")]}
+    links = [Link("foo", "#h"), Link("a/foo"), Link("me"), Link("ghost")]
+    want, dangling = resolve_links(links, "9", "global", "page", "me", by_tail)
+    assert want == {"1": Link("foo", "#h")}
+    assert dangling == ["ghost"]
 
 
 def test_no_candidate_means_unresolved() -> None:

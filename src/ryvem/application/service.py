@@ -7,13 +7,20 @@ function inside ``repo.write`` and so commits whole or not at all.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ryvem.domain.ids import is_id, new_id
-from ryvem.domain.links import Candidate, extract_targets, normalize, resolve, tail
+from ryvem.domain.ids import IdSequence, is_id, new_id
+from ryvem.domain.links import (
+    Candidate,
+    Link,
+    extract_links,
+    normalize,
+    resolve_links,
+    tail,
+)
 from ryvem.domain.model import (
     LINKS,
     RESERVED_RELS,
@@ -41,7 +48,7 @@ from ryvem.domain.validation import (
     validate_title,
 )
 from ryvem.errors import AmbiguousRef, Conflict, InvalidInput, NotFound
-from ryvem.ports import Close, GraphRepository, LinkSource, WriteTx
+from ryvem.ports import Close, GraphRepository, WriteTx
 
 __all__ = ["EdgeView", "NewNode", "Service", "WriteResult"]
 
@@ -64,6 +71,21 @@ class NewNode:
     @property
     def identity(self) -> Identity | None:
         return None if self.key is None else (self.kind, self.key, self.scope)
+
+
+@dataclass(frozen=True, slots=True)
+class _Linker:
+    """A current version whose ``links`` edges are being brought up to date."""
+
+    entity: str
+    kind: str
+    scope: str
+    key: str | None
+    links: tuple[Link, ...]
+
+    @classmethod
+    def of(cls, v: NodeVersion) -> _Linker:
+        return cls(v.entity, v.kind, v.scope, v.key, tuple(extract_links(v.body, v.key, v.data)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,12 +190,13 @@ class Service:
         revives: list[tuple[str, str]] = []
         edges: list[Edge] = []
         appeared: list[NodeVersion] = []
-        sources: list[LinkSource] = []
+        sources: list[_Linker] = []
         # One instant per batch: its versions and their links edges open together, so
         # "as of a version's valid_from" already sees that version's links.
         at = self.clock.after(
             max((max(p.valid_from, p.valid_to or 0) for p in latest.values()), default=None)
         )
+        mint = IdSequence(at)  # ids in batch order: the far node's "age" orders a walk
         for n in nodes:
             prev = latest.get(n.identity) if n.identity is not None else None
             if (
@@ -183,7 +206,7 @@ class Service:
             ):
                 results.append(WriteResult(prev, "unchanged"))
                 continue
-            vid = new_id(at)
+            vid = mint()
             version = NodeVersion.model_construct(
                 id=vid,
                 entity=prev.entity if prev is not None else vid,
@@ -203,7 +226,7 @@ class Service:
             if prev is not None:
                 edges.append(
                     Edge.model_construct(
-                        id=new_id(at), rel=SUPERSEDES, src=vid, dst=prev.id, data={},
+                        id=mint(), rel=SUPERSEDES, src=vid, dst=prev.id, data={},
                         valid_from=at, valid_to=None,
                     )
                 )
@@ -215,11 +238,11 @@ class Service:
                     outcome = "revived"
             if outcome != "superseded" and n.key is not None:
                 appeared.append(version)
-            found = tuple(extract_targets(n.body, n.key))
+            links = tuple(extract_links(n.body, n.key, n.data))
             versions.append(version)
-            targets.append(found)
-            if found or outcome != "created":
-                sources.append(LinkSource(version.entity, n.kind, n.scope, found))
+            targets.append(tuple(link.target for link in links))
+            if links or outcome != "created":
+                sources.append(_Linker(version.entity, n.kind, n.scope, n.key, links))
             results.append(WriteResult(version, outcome))
         if not versions:
             return results
@@ -227,56 +250,66 @@ class Service:
         tx.mark_superseded(revives)
         tx.insert_versions(versions, targets)
         tx.insert_edges(edges)
-        self._refresh_links(tx, sources, appeared, at)
+        appeared_tails = {tail(normalize(v.key)) for v in appeared if v.key is not None}
+        self._refresh_links(tx, sources, appeared_tails, mint)
         return results
 
     def _refresh_links(
         self,
         tx: WriteTx,
-        sources: list[LinkSource],
-        appeared: Sequence[NodeVersion],
-        at: int,
+        sources: list[_Linker],
+        changed_tails: set[str],
+        mint: IdSequence,
     ) -> None:
-        """Make the current ``links`` edges of these sources match their bodies.
+        """Make the current ``links`` edges of these sources match their links.
 
-        Also re-resolves links elsewhere whose target's last segment matches a key that has
-        just appeared, so a dangling link resolves as soon as its target exists.
+        Also re-resolves every current node linking to a target whose last segment is in
+        ``changed_tails`` (a key appeared or retired there), from its current version's body
+        and data, so a dangling link resolves as soon as its target exists and a nearer or
+        better match takes a link over. The outcome depends only on the current versions'
+        content and keys (``ryvem.domain.links``), never on the order things were written.
+        An edge whose link changed anchor or field is closed and reopened with the new data.
         """
-        if appeared:
+        at = mint.at
+        if changed_tails:
             known = {s.entity for s in sources}
-            appeared_tails = {tail(normalize(v.key)) for v in appeared if v.key is not None}
-            for extra in tx.link_sources(sorted(appeared_tails)):
-                if extra.entity not in known:
-                    known.add(extra.entity)
-                    sources.append(extra)
+            extra = sorted(
+                {s.entity for s in tx.link_sources(sorted(changed_tails))} - known
+            )
+            live = tx.current_of_entities(extra) if extra else {}
+            sources += [_Linker.of(live[e]) for e in extra if e in live]
         if not sources:
             return
-        by_tail = _by_tail(tx.link_candidates, (t for s in sources for t in s.targets))
+        by_tail = _by_tail(
+            tx.link_candidates, (link.target for s in sources for link in s.links)
+        )
         have: dict[str, dict[str, Edge]] = defaultdict(dict)
         for e in tx.current_link_edges([s.entity for s in sources]):
             have[e.src][e.dst] = e
         to_close: list[Edge] = []
-        to_open: list[Edge] = []
+        to_open: list[tuple[str, str, dict[str, str]]] = []
         for s in sources:
-            want: dict[str, str] = {}
-            for target in s.targets:
-                hit = resolve(target, s.scope, s.kind, by_tail.get(tail(target), ()))
-                if hit is not None and hit.entity != s.entity:
-                    want.setdefault(hit.entity, target)
+            want, _ = resolve_links(s.links, s.entity, s.scope, s.kind, s.key, by_tail)
             current = have.get(s.entity, {})
-            to_close += [e for dst, e in current.items() if dst not in want]
-            for dst, target in want.items():
-                if dst not in current:
-                    to_open.append(
-                        Edge.model_construct(
-                            id=new_id(at), rel=LINKS, src=s.entity, dst=dst,
-                            data={"target": target}, valid_from=at, valid_to=None,
-                        )
-                    )
+            for dst, e in current.items():
+                if dst not in want or e.data != want[dst].edge_data():
+                    to_close.append(e)
+            for dst, link in want.items():
+                data = link.edge_data()
+                if dst not in current or current[dst].data != data:
+                    to_open.append((s.entity, dst, data))
         if to_close:
-            tx.close_edges([e.id for e in to_close], max([at, *(e.valid_from for e in to_close)]))
+            at = max([at, *(e.valid_from for e in to_close)])
+            tx.close_edges([e.id for e in to_close], at)
         if to_open:
-            tx.insert_edges(to_open)
+            ids = mint if at == mint.at else IdSequence(at)
+            tx.insert_edges([
+                Edge.model_construct(
+                    id=ids(), rel=LINKS, src=src, dst=dst, data=data, valid_from=at,
+                    valid_to=None,
+                )
+                for src, dst, data in to_open
+            ])
 
     def retire(
         self, ref: str, *, reason: str | None = None, scope: str | None = None
@@ -296,8 +329,7 @@ class Service:
             if version.key is not None:
                 # Links that resolved to this key re-resolve now: to another candidate
                 # (e.g. the same key in global), or to nothing until the key is written again.
-                sources = tx.link_sources([tail(normalize(version.key))])
-                self._refresh_links(tx, [s for s in sources if s.entity != version.entity], (), at)
+                self._refresh_links(tx, [], {tail(normalize(version.key))}, IdSequence(at))
             return version.model_copy(update={"valid_to": at, "retired_reason": reason})
 
         return self.repo.write(run)
@@ -510,31 +542,34 @@ class Service:
         ]
 
     def unresolved(self, ref: str, *, scope: str | None = None) -> list[str]:
-        """Link targets in a node's current body that resolve to no node yet."""
+        """Link targets of a node's current version that resolve to no node yet."""
         version = self.resolve(ref, scope=scope)
         targets = self.repo.link_targets(version.id)
         by_tail = _by_tail(self.repo.link_candidates, targets)
-        return [
-            t for t in targets
-            if resolve(t, version.scope, version.kind, by_tail.get(tail(t), ())) is None
-        ]
+        _, dangling = resolve_links(
+            [Link(t) for t in targets], version.entity, version.scope, version.kind,
+            version.key, by_tail,
+        )
+        return dangling
 
-    def link_status(
-        self, versions: Sequence[NodeVersion]
-    ) -> dict[str, tuple[list[str], list[str]]]:
-        """For each version (by id): its body's link targets, and those resolving to no node.
+    def link_status(self, versions: Sequence[NodeVersion]) -> dict[str, tuple[int, list[str]]]:
+        """For each version (by id): the current ``links`` edges leaving its node in the
+        store, and its link targets that resolve to no node (as :meth:`unresolved` lists).
 
-        One candidate lookup for the whole batch (used by the vault import's summary).
+        Two reads for the whole batch (used by the vault import's summary).
         """
-        targets = {v.id: extract_targets(v.body, v.key) for v in versions}
-        by_tail = _by_tail(self.repo.link_candidates, (t for ts in targets.values() for t in ts))
+        entities = sorted({v.entity for v in versions})
+        edges = Counter(
+            row[2] for row in self.repo.expand(entities, "out", [LINKS], None, ScopeFilter())
+        ) if entities else Counter[str]()
+        links = {v.id: extract_links(v.body, v.key, v.data) for v in versions}
+        by_tail = _by_tail(
+            self.repo.link_candidates, (link.target for ls in links.values() for link in ls)
+        )
         return {
             v.id: (
-                targets[v.id],
-                [
-                    t for t in targets[v.id]
-                    if resolve(t, v.scope, v.kind, by_tail.get(tail(t), ())) is None
-                ],
+                edges[v.entity],
+                resolve_links(links[v.id], v.entity, v.scope, v.kind, v.key, by_tail)[1],
             )
             for v in versions
         }

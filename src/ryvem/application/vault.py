@@ -329,10 +329,11 @@ def _prepare(
 
 
 def _count_links(service: Service, summary: ImportSummary, versions: Sequence[NodeVersion]) -> None:
+    """Links as the store holds them: ``links`` edges leaving the pages, and dangling targets."""
     status = service.link_status(versions)
     for v in versions:
-        targets, missing = status[v.id]
-        summary.links_resolved += len(targets) - len(missing)
+        edges, missing = status[v.id]
+        summary.links_resolved += edges
         summary.links_unresolved += len(missing)
         for target in missing:
             if len(summary.unresolved) < MAX_UNRESOLVED_SHOWN:

@@ -1,25 +1,37 @@
-"""The link grammar: which targets a markdown body links to, and which key each resolves to.
+"""The link grammar: which targets a node links to, and which key each resolves to.
 
 Grammar (pinned by ``tests/unit/test_link_grammar.py``):
 
 * ``[[slug]]``, ``[[slug|alias]]`` (also ``\\|`` inside tables), ``[[slug#heading]]``,
-  ``[[slug#^block]]`` and ``![[embed]]`` link to *slug*; a leading ``^`` (SilverBullet's
-  meta-page caret, ``[[^Library/Std]]``) is dropped;
+  ``[[slug#^block]]``, ``[[slug@L12c42]]``, ``[[slug@1458]]`` and ``![[embed]]`` link to
+  *slug*; a leading ``^`` (SilverBullet's meta-page caret, ``[[^Library/Std]]``) is dropped.
+  The suffix (``#heading``, ``#^block``, ``@L12``, ``@L12c42``, ``@1458`` — SilverBullet's
+  line/column and character positions) is the link's *anchor*, kept as written;
 * ``[text](path.md)`` and ``![text](path.md)`` (also ``<path with spaces.md>``) link to
   *path*, percent-decoded, with ``./`` and ``../`` taken relative to the linking page's key;
-  a path climbing above the vault's root links nowhere;
-* ``[[#heading]]`` (the page itself), links inside inline code or fenced/indented code
-  blocks, URLs with a scheme (``https://…``, ``mailto:…``) and targets with an asset
-  extension (png, jpg, gif, svg, pdf, canvas, excalidraw, …) make no link.
+  a path climbing above the vault's root links nowhere; ``#part`` is the anchor;
+* wiki links inside the node's *data* (an imported page's front matter) link too: in a
+  top-level string value, or in the string items of a top-level list; the link remembers
+  that field (``deciders: "[[Zef Hemel]]"`` is field ``deciders``). Only ``[[…]]`` counts
+  there (front matter is YAML, not markdown); nested mappings stay data;
+* ``[[#heading]]`` and ``[[@12]]`` (the page itself), a link to the page's own key, links
+  inside inline code or fenced/indented code blocks, URLs with a scheme (``https://…``,
+  ``mailto:…``) and targets with an asset extension (png, jpg, gif, svg, pdf, canvas,
+  excalidraw, …) make no link.
 
-Resolution (:func:`resolve`): targets and keys are compared after Unicode NFC normalisation,
-case folding, and stripping surrounding whitespace, a leading ``/`` and a trailing ``.md``.
-Among current keys in the linking node's scope, else in ``global``:
-(1) the exact key; (2) else the unique key whose last ``/`` segment equals the target (for a
-written path such as ``b/foo``: the unique key ending in ``/b/foo``); (3) if several, the one
-with the fewest segments (ties: the same kind as the linking node, then the oldest). A key
-that does not end with the written path never matches, so ``[[b/foo]]`` does not resolve
-to ``c/foo``.
+A target is listed once per node, with the anchor and field of its first appearance in file
+order: the data's fields (in key order), then the body.
+
+Resolution (:func:`resolve`) is a pure function of the candidate keys and the linking node:
+targets and keys are compared after Unicode NFC normalisation, case folding, and stripping
+surrounding whitespace, a leading ``/`` and a trailing ``.md``. Among current keys in the
+linking node's scope, else in ``global``: (1) the exact key; (2) else the unique key whose
+last ``/`` segment equals the target (for a written path such as ``b/foo``: the unique key
+ending in ``/b/foo``); (3) if several, the one with the fewest segments, then the linking
+node's own kind, then the nearest to the linking node's key (its own folder first, then the
+nearest ancestor's subtree), then key order. A key that does not end with the written path
+never matches, so ``[[b/foo]]`` does not resolve to ``c/foo``. Ids, clocks and insertion
+order never decide.
 """
 
 from __future__ import annotations
@@ -27,13 +39,25 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
 
-__all__ = ["ASSET_EXTENSIONS", "Candidate", "extract_targets", "normalize", "resolve", "tail"]
+__all__ = [
+    "ASSET_EXTENSIONS",
+    "Candidate",
+    "Link",
+    "extract_links",
+    "extract_targets",
+    "normalize",
+    "resolve",
+    "resolve_links",
+    "split_anchor",
+    "tail",
+]
 
 ASSET_EXTENSIONS = frozenset({
     "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "ico", "tif", "tiff", "avif", "heic",
@@ -42,6 +66,8 @@ ASSET_EXTENSIONS = frozenset({
 })
 _GLOBAL = "global"
 _WIKI = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
+# SilverBullet's position suffixes: @L<line>, @L<line>C<column> (1-based), @<offset> (0-based).
+_POSITION = re.compile(r"@(?:[Ll][0-9]+(?:[Cc][0-9]+)?|[0-9]+)\s*\Z")
 _MDLINK = re.compile(
     r"!?\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]"  # [text], one level of nested brackets
     r"\(\s*(?:<([^<>\n]+)>|([^()\s<>]+(?:\([^()\s]*\))?))"  # (<dest>) or (dest)
@@ -92,60 +118,122 @@ def _is_asset(path: str) -> bool:
     return base.rsplit(".", 1)[-1].strip().lower() in ASSET_EXTENSIONS
 
 
-def _wikilink_target(inner: str) -> str | None:
-    target = inner.replace("\\|", "|").split("|", 1)[0]
-    target = target.split("#", 1)[0].strip()
-    if target.startswith("^"):
-        target = target[1:].strip()
-    if not target or _URL.match(target) or _is_asset(target):
+def split_anchor(ref: str) -> tuple[str, str | None]:
+    """(page, anchor) of a wiki link's target as written, alias already removed.
+
+    The anchor is ``#heading`` / ``#^block`` (from the first ``#``) or a trailing position
+    ``@L12``, ``@L12c42``, ``@1458``, as written; a leading ``^`` caret is dropped from the
+    page. ``"Alpha@L3"`` gives ``("Alpha", "@L3")``; ``"me@example"`` stays a page name.
+    """
+    page, hash_, heading = ref.partition("#")
+    anchor = "#" + heading.strip() if hash_ and heading.strip() else None
+    position = _POSITION.search(page)
+    if position is not None:
+        anchor = position.group(0).strip() if anchor is None else anchor
+        page = page[: position.start()]
+    page = page.strip()
+    if page.startswith("^"):
+        page = page[1:].strip()
+    return page, anchor
+
+
+def _wikilink_target(inner: str) -> tuple[str, str | None] | None:
+    page, anchor = split_anchor(inner.replace("\\|", "|").split("|", 1)[0])
+    if not page or _URL.match(page) or _is_asset(page):
         return None
-    return target
+    return page, anchor
 
 
-def _mdlink_target(href: str, source_key: str | None) -> str | None:
+def _mdlink_target(href: str, source_key: str | None) -> tuple[str, str | None] | None:
     href = href.strip()
     if not href or href.startswith(("#", "//")) or _URL.match(href):
         return None
-    path = unquote(href.split("#", 1)[0].split("?", 1)[0]).strip()
+    before, hash_, fragment = href.partition("#")
+    path = unquote(before.split("?", 1)[0]).strip()
     if not path.lower().endswith(".md"):
         return None
+    anchor = "#" + unquote(fragment).strip() if hash_ and fragment.strip() else None
     if path.startswith("/"):
-        return path
+        return path, anchor
     base = posixpath.dirname(source_key) if source_key else ""
     joined = posixpath.normpath(posixpath.join(base, path))
     if joined == ".." or joined.startswith("../"):
         return None
-    return joined
+    return joined, anchor
 
 
-def extract_targets(body: str, source_key: str | None = None) -> list[str]:
-    """Normalised link targets of a body, in order of first appearance, without repeats.
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One link of a node: its normalised target, and where and how it was written."""
 
-    ``source_key`` is the linking page's key: relative markdown links are taken from its
-    folder, and a link to the page itself is dropped.
+    target: str
+    anchor: str | None = None  # "#heading", "#^block", "@L12c42", "@1458": as written
+    field: str | None = None  # the data (front-matter) field holding it; None in the body
+
+    def edge_data(self) -> dict[str, str]:
+        """The ``data`` of the ``links`` edge it makes: ``target``, ``anchor``, ``field``."""
+        data = {"target": self.target}
+        if self.anchor is not None:
+            data["anchor"] = self.anchor
+        if self.field is not None:
+            data["field"] = self.field
+        return data
+
+
+def _data_links(data: Mapping[str, Any]) -> Iterable[tuple[str, str, str | None]]:
+    """(field, page, anchor) of the wiki links in top-level strings and lists of strings."""
+    for name in sorted(data):
+        value = data[name]
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, str) and "[[" in item:
+                for m in _WIKI.finditer(item):
+                    found = _wikilink_target(m.group(1))
+                    if found is not None:
+                        yield name, found[0], found[1]
+
+
+def extract_links(
+    body: str, source_key: str | None = None, data: Mapping[str, Any] | None = None
+) -> list[Link]:
+    """A node's links, one per normalised target, in file order (data fields, then body).
+
+    ``source_key`` is the linking node's key: relative markdown links are taken from its
+    folder, and a link to the node itself is dropped. ``data`` is the node's data (an
+    imported page's front matter).
     """
-    if "[" not in body:
-        return []
-    text = _strip_code(body)
-    found: list[tuple[int, str]] = []
-    for m in _WIKI.finditer(text):
-        target = _wikilink_target(m.group(1))
-        if target is not None:
-            found.append((m.start(), target))
-    for m in _MDLINK.finditer(text):
-        target = _mdlink_target(m.group(1) or m.group(2) or "", source_key)
-        if target is not None:
-            found.append((m.start(), target))
-    found.sort()
-    out: list[str] = []
+    raw: list[tuple[str, str | None, str | None]] = [
+        (page, anchor, name) for name, page, anchor in _data_links(data or {})
+    ]
+    if "[" in body:
+        text = _strip_code(body)
+        found: list[tuple[int, tuple[str, str | None]]] = []
+        for m in _WIKI.finditer(text):
+            wiki = _wikilink_target(m.group(1))
+            if wiki is not None:
+                found.append((m.start(), wiki))
+        for m in _MDLINK.finditer(text):
+            md = _mdlink_target(m.group(1) or m.group(2) or "", source_key)
+            if md is not None:
+                found.append((m.start(), md))
+        found.sort(key=lambda f: f[0])
+        raw += [(page, anchor, None) for _, (page, anchor) in found]
+    out: list[Link] = []
     seen: set[str] = set()
     self_key = normalize(source_key) if source_key else None
-    for _, raw in found:
-        norm = normalize(raw)
+    for page, anchor, name in raw:
+        norm = normalize(page)
         if norm and norm not in seen and norm != self_key:
             seen.add(norm)
-            out.append(norm)
+            out.append(Link(norm, anchor, name))
     return out
+
+
+def extract_targets(
+    body: str, source_key: str | None = None, data: Mapping[str, Any] | None = None
+) -> list[str]:
+    """The normalised targets of :func:`extract_links`, in the same order."""
+    return [link.target for link in extract_links(body, source_key, data)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,12 +255,17 @@ def _ends_with(norm_key: str, target: str) -> bool:
 
 
 def resolve(
-    target: str, scope: str, kind: str, candidates: Iterable[Candidate]
+    target: str,
+    scope: str,
+    kind: str,
+    candidates: Iterable[Candidate],
+    source_key: str | None = None,
 ) -> Candidate | None:
-    """The node a normalised target (see :func:`normalize`) resolves to from ``kind``/``scope``.
+    """The node a normalised target (see :func:`normalize`) resolves to from a linking node.
 
-    ``candidates`` must include every current keyed node sharing the target's last segment
-    (extra candidates are ignored). See the module docstring for the rule.
+    The linking node is in ``scope``, of ``kind``, with key ``source_key`` (None: unkeyed,
+    as if at the vault's root). ``candidates`` must include every current keyed node sharing
+    the target's last segment (extra candidates are ignored). See the module docstring.
     """
     if not target:
         return None
@@ -180,12 +273,65 @@ def resolve(
     for tier in dict.fromkeys((scope, _GLOBAL)):
         in_tier = [c for c in pool if c.scope == tier]
         if in_tier:
-            return _pick(target, kind, in_tier)
+            return _pick(target, kind, _folder(source_key), in_tier)
     return None
 
 
-def _pick(target: str, kind: str, pool: Sequence[Candidate]) -> Candidate:
-    exact = [c for c in pool if c.norm == target]
-    if exact:
-        return min(exact, key=lambda c: (c.kind != kind, c.entity))
-    return min(pool, key=lambda c: (c.norm.count("/"), c.kind != kind, c.entity))
+def resolve_links(
+    links: Iterable[Link],
+    entity: str,
+    scope: str,
+    kind: str,
+    key: str | None,
+    by_tail: Mapping[str, Sequence[Candidate]],
+) -> tuple[dict[str, Link], list[str]]:
+    """What a node's links make: the ``links`` edges it should have, and its dangling targets.
+
+    Returns (target entity → the first link resolving to it, the targets resolving to no
+    node). A link resolving to the node itself makes neither. ``by_tail`` maps a last
+    segment to its candidates (see :func:`resolve`).
+    """
+    want: dict[str, Link] = {}
+    dangling: list[str] = []
+    for link in links:
+        hit = resolve(link.target, scope, kind, by_tail.get(tail(link.target), ()), key)
+        if hit is None:
+            dangling.append(link.target)
+        elif hit.entity != entity:
+            want.setdefault(hit.entity, link)
+    return want, dangling
+
+
+def _folder(key: str | None) -> tuple[str, ...]:
+    """The normalised folder segments of a key (``()`` at the root or without a key)."""
+    if not key:
+        return ()
+    return tuple(normalize(key).split("/")[:-1])
+
+
+def _distance(here: tuple[str, ...], norm_key: str) -> int:
+    """Levels from the folder ``here`` up to the nearest ancestor whose subtree holds the key."""
+    there = norm_key.split("/")[:-1]
+    common = 0
+    for a, b in zip(here, there, strict=False):
+        if a != b:
+            break
+        common += 1
+    return len(here) - common
+
+
+def _pick(
+    target: str, kind: str, here: tuple[str, ...], pool: Sequence[Candidate]
+) -> Candidate:
+    return min(
+        pool,
+        key=lambda c: (
+            c.norm != target,  # (1) the exact key
+            c.norm.count("/"),  # (3) the fewest segments
+            c.kind != kind,  # the linking node's own kind
+            _distance(here, c.norm),  # the nearest folder
+            c.norm,  # key order (then the raw key and kind, so the order is total)
+            c.key,
+            c.kind,
+        ),
+    )

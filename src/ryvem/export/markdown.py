@@ -23,7 +23,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from ryvem.domain.links import normalize
+from ryvem.domain.links import normalize, split_anchor
 
 __all__ = ["SAFE_SCHEMES", "is_safe_url", "render_body"]
 
@@ -60,9 +60,7 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         return False
     if not silent:
         target, _, alias = inner.replace("\\|", "|").partition("|")
-        page = target.split("#", 1)[0].strip()
-        if page.startswith("^"):
-            page = page[1:].strip()
+        page, _ = split_anchor(target)
         token = state.push("wikilink", "", 0)
         token.meta = {"target": normalize(page), "label": (alias or target).strip()}
     state.pos = end + 2

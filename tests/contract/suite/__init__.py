@@ -34,7 +34,7 @@ the test) and ``service`` (a ``Service`` over it, default scope ``global``), plu
 it in your pytest configuration if you run with ``--strict-markers``).
 
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
-a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``,
+a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``, ``links``,
 ``properties`` (Hypothesis), ``stats``, ``concurrency`` (writers on their own handles) and
 ``copying`` (the round trip through SQLite). A topic class can be subclassed alone too, to run
 one topic while a backend is being written; the backend is done when ``RepositoryContract``
@@ -47,6 +47,7 @@ from .base import ContractBase
 from .concurrency import ConcurrencyContract
 from .copying import CopyingContract
 from .edges import EdgesContract
+from .links import LinksContract
 from .nodes import NodesContract
 from .properties import PropertiesContract
 from .scopes import ScopesContract
@@ -59,6 +60,7 @@ __all__ = [
     "ContractBase",
     "CopyingContract",
     "EdgesContract",
+    "LinksContract",
     "NodesContract",
     "PropertiesContract",
     "RepositoryContract",
@@ -75,6 +77,7 @@ class RepositoryContract(
     ScopesContract,
     SearchContract,
     TraversalContract,
+    LinksContract,
     PropertiesContract,
     StatsContract,
     ConcurrencyContract,
