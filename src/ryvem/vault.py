@@ -2,7 +2,8 @@
 
 The vault is only read, never written: files are opened read-only and nothing is created
 beside them. For each file below DIR (dot-folders such as ``.git`` and ``.obsidian`` are
-skipped, symlinked folders are not followed):
+skipped, symlinked folders are not followed, symlinked files are read only when
+they point to a regular file inside the vault):
 
 * key = its path relative to DIR without ``.md``, with ``/`` separators;
 * title = the front matter's ``title``, else the first ``# `` heading, else the file name;
@@ -34,7 +35,7 @@ from typing import Any
 import yaml
 
 from ryvem.domain.model import NodeVersion
-from ryvem.domain.validation import MAX_TITLE_CHARS, validate_kind
+from ryvem.domain.validation import MAX_TITLE_CHARS, one_line, validate_kind
 from ryvem.errors import InvalidInput, NotFound
 from ryvem.service import NewNode, Service
 
@@ -120,22 +121,54 @@ class Page:
 # --- reading -------------------------------------------------------------------------------
 
 
-def scan(root: Path) -> Iterator[tuple[str, Path]]:
-    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped."""
+def scan(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, Path]]:
+    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped.
+
+    Symlinked folders are never entered; each one is reported in ``problems`` (when given).
+    A symlinked file is yielded like any other: :func:`_read` decides whether it may be read.
+    """
     for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         rel = os.path.relpath(folder, root)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        kept = []
+        for d in sorted(dirs):
+            if d.startswith("."):
+                continue
+            if os.path.islink(os.path.join(folder, d)):
+                if problems is not None:
+                    problems.append(Problem(prefix + d, "is a symlinked folder; not followed"))
+                continue
+            kept.append(d)
+        dirs[:] = kept
         for name in sorted(files):
             if name.endswith(".md") and len(name) > 3:
                 yield prefix + name[:-3], Path(folder, name)
 
 
-def _read(path: Path) -> str:
-    """The file's text, opened read-only; OSError or UnicodeDecodeError when it cannot be."""
-    if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or device would block or never end
-        raise OSError("not a regular file")
-    with open(path, "rb") as f:
+class _Outside(OSError):
+    """A symlinked file whose target is not a regular file inside the vault."""
+
+
+def _read(path: Path, root: Path | None = None) -> str:
+    """The file's text, opened read-only; OSError or UnicodeDecodeError when it cannot be.
+
+    Only a regular file inside the vault is read. A symlink is followed only when its target
+    (fully resolved) lies inside ``root`` (resolved); one pointing out of the vault, e.g. to
+    ``/etc/passwd`` or ``~/.ssh``, raises :class:`_Outside`. The file is opened with
+    ``O_NOFOLLOW`` and checked with ``fstat`` on the open descriptor, so a link swapped in
+    after the check is not followed and a FIFO or device is never read.
+    """
+    target = path
+    if os.path.islink(path):
+        real = Path(os.path.realpath(path))
+        base = Path(os.path.realpath(root)) if root is not None else None
+        if base is None or not real.is_relative_to(base) or real == base:
+            raise _Outside("is a symlink to a file outside the vault; skipped")
+        target = real
+    fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # a FIFO or device never ends
+            raise OSError("not a regular file")
         raw = f.read()
     return raw.decode("utf-8")
 
@@ -239,7 +272,7 @@ def parse_page(key: str, text: str) -> Page:
         title = str(title)
     if not isinstance(title, str) or not title.strip():
         title = _first_heading(body) or key.rsplit("/", 1)[-1]
-    title = " ".join(title.split())[:MAX_TITLE_CHARS] or key
+    title = one_line(title)[:MAX_TITLE_CHARS] or one_line(key) or "untitled"
     return Page(key=key, title=title, body=body, data=data, warning=warning)
 
 
@@ -266,11 +299,13 @@ def import_vault(
         raise NotFound(f"no such directory: {root}")
     if not base.is_dir():
         raise InvalidInput(f"not a directory: {root}")
+    walk_problems: list[Problem] = []
     try:
-        files = list(scan(base))
+        files = list(scan(base, walk_problems))
     except OSError as e:
         raise InvalidInput(f"cannot read {root}: {e.strerror or e}") from None
     summary = ImportSummary(root=str(base), scope=sc, kind=kind, files=len(files))
+    summary.problems.extend(walk_problems)
     seen: set[str] = set()
     written: list[NodeVersion] = []
     done = 0
@@ -281,7 +316,7 @@ def import_vault(
         nodes: list[NewNode] = []
         for key, path in chunk:
             seen.add(key)
-            node = _prepare(service, summary, key, path, kind, sc)
+            node = _prepare(service, summary, key, path, kind, sc, base)
             if node is not None:
                 nodes.append(node)
         for result in service.write_many(nodes):
@@ -303,10 +338,20 @@ def import_vault(
 
 
 def _prepare(
-    service: Service, summary: ImportSummary, key: str, path: Path, kind: str, scope: str
+    service: Service,
+    summary: ImportSummary,
+    key: str,
+    path: Path,
+    kind: str,
+    scope: str,
+    root: Path | None = None,
 ) -> NewNode | None:
     try:
-        text = _read(path)
+        text = _read(path, root)
+    except _Outside as e:
+        summary.skipped += 1
+        summary.problems.append(Problem(key + ".md", str(e)))
+        return None
     except UnicodeDecodeError as e:
         summary.skipped += 1
         summary.problems.append(Problem(key + ".md", f"not valid UTF-8 (byte {e.start}); skipped"))

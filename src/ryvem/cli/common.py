@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ryvem.cli.text import safe
 from ryvem.domain.scopes import parse_scope
 from ryvem.errors import RyvemError
 from ryvem.repositories import GraphRepository, open_repository
@@ -106,7 +107,7 @@ def state(ctx: typer.Context) -> State:
 
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print one line on stderr and return the Exit to raise."""
-    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    typer.echo(f"error: {safe(' '.join(str(message).split()))}", err=True)
     return typer.Exit(code)
 
 

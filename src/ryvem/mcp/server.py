@@ -35,10 +35,17 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from ryvem import workspace
+from ryvem import __version__, workspace
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope, parse_scope_filter
 from ryvem.errors import RyvemError
+from ryvem.mcp.arguments import (
+    export_dir,
+    export_name,
+    seal,
+    unknown_arguments,
+    unknown_message,
+)
 from ryvem.repositories import GraphRepository, open_repository
 from ryvem.service import Service
 from ryvem.settings import Settings
@@ -212,6 +219,12 @@ class RyvemMCPServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        tool = self._tool_manager.get_tool(name)
+        unknown = [] if tool is None else unknown_arguments(tool.parameters, arguments)
+        if unknown:  # a typo must never drop data silently
+            if name == NAVIGATE:
+                return _ok([])
+            raise ToolError(f"Error executing tool {name}: {unknown_message(unknown)}")
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as e:
@@ -226,8 +239,14 @@ class RyvemMCPServer(MCPServer[Any]):
         return result
 
 
-def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
-    """The MCP server with ryvem's tools, over the backend the environment names."""
+def build_server(
+    backend: _Backend | None = None, *, export_folder: str | Path | None = None
+) -> RyvemMCPServer:
+    """The MCP server with ryvem's tools, over the backend the environment names.
+
+    ``export_folder`` is where ``graph_export`` writes (``ryvem-mcp --export-dir``); see
+    :func:`ryvem.mcp.arguments.export_dir` for the default.
+    """
     store = backend or _Backend()
     server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS)
     mint_lock = threading.Lock()
@@ -473,15 +492,16 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
         name="graph_export",
         annotations=_WRITE,
         description="Write the whole graph as one self-contained HTML file a person can open "
-        "in a browser; returns the file's path.",
+        "in a browser, into the server's export folder; returns the file's path.",
     )
     @_tool_errors
     def graph_export(
         out: Annotated[
             str | None,
-            Field(description="Where to write the HTML file (default: $RYVEM_DATA_DIR/graph.html, "
-                  "i.e. ~/.ryvem/graph.html). A relative path is taken from the server's "
-                  "working directory."),
+            Field(description="The file name to write in the server's export folder, e.g. "
+                  "'graph.html' (the default): a plain name ending in .html, no folders. The "
+                  "folder is chosen by whoever starts the server (default "
+                  "$RYVEM_DATA_DIR/exports)."),
         ] = None,
         scope: Annotated[
             str | None,
@@ -493,26 +513,59 @@ def build_server(backend: _Backend | None = None) -> RyvemMCPServer:
 
         if scope is not None:
             parse_scope_filter(scope)  # a bad scope fails before the store is opened
-        out_path = Path(out).expanduser() if out else store.settings().data_dir / "graph.html"
+        name = "graph.html" if out is None else export_name(out)
+        folder = export_dir(store.settings().data_dir, export_folder)
+        _make_private_folder(folder)
         # Every scope is read, so the working directory's default scope does not matter.
-        return _ok(str(write_export(Service(store.repo()), out_path.absolute(), scope=scope)))
+        return _ok(str(write_export(Service(store.repo()), folder / name, scope=scope)))
 
+    seal(t.parameters for t in server._tool_manager.list_tools())
     return server
+
+
+def _make_private_folder(folder: Path) -> None:
+    """Create the export folder (0700, like the data dir) when it is missing."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise RyvemError(f"cannot create the export folder {folder}: {e.strerror or e}") from None
+    if not folder.is_dir():
+        raise RyvemError(f"the export folder {folder} is not a folder")
 
 
 def _usage() -> str:
     return (
-        "usage: ryvem-mcp              serve ryvem's memory tools over MCP (stdio)\n"
+        "usage: ryvem-mcp [--export-dir DIR]   serve ryvem's memory tools over MCP (stdio);\n"
+        "                                      graph_export writes only into DIR\n"
         "       ryvem-mcp graph …      run `ryvem graph …` (e.g. ryvem-mcp graph export)\n"
-        "environment: RYVEM_BACKEND (sqlite|neo4j), RYVEM_DATA_DIR, RYVEM_NEO4J_URI, "
-        "RYVEM_NEO4J_USER, RYVEM_NEO4J_PASSWORD, RYVEM_NEO4J_DATABASE"
+        "       ryvem-mcp --version\n"
+        "environment: RYVEM_BACKEND (sqlite|neo4j), RYVEM_DATA_DIR, RYVEM_EXPORT_DIR (default "
+        "$RYVEM_DATA_DIR/exports), RYVEM_NEO4J_URI, RYVEM_NEO4J_USER, RYVEM_NEO4J_PASSWORD, "
+        "RYVEM_NEO4J_DATABASE"
     )
 
 
 def main() -> None:
     """The ``ryvem-mcp`` console script."""
     args = sys.argv[1:]
+    export_folder: str | None = None
+    if args and (args[0] == "--export-dir" or args[0].startswith("--export-dir=")):
+        _flag, eq, value = args[0].partition("=")
+        if not eq:
+            if len(args) < 2:
+                print(f"error: --export-dir needs a folder\n{_usage()}", file=sys.stderr)
+                sys.exit(2)
+            value, args = args[1], args[2:]
+        else:
+            args = args[1:]
+        if not value:
+            print(f"error: --export-dir needs a folder\n{_usage()}", file=sys.stderr)
+            sys.exit(2)
+        export_folder = value
     if args:
+        if args[0] == "--version":
+            print(f"ryvem-mcp {__version__}")
+            return
         if args[0] == "graph":
             from ryvem.cli.app import main as cli_main
 
@@ -521,11 +574,11 @@ def main() -> None:
         if args[0] in ("-h", "--help"):
             print(_usage())
             return
-        print(f"error: unknown argument {args[0]!r}\n{_usage()}", file=sys.stderr)
+        print(f"error: unknown argument {args[0][:80]!r}\n{_usage()}", file=sys.stderr)
         sys.exit(2)
     backend = _Backend()
     try:
-        build_server(backend).run()
+        build_server(backend, export_folder=export_folder).run()
     except KeyboardInterrupt:
         pass
     finally:
