@@ -41,11 +41,11 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_DATA_BYTES = 1024 * 1024
 MAX_DATA_DEPTH = 32
 MAX_REASON_CHARS = 2000
-LINE_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+LINE_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 """What a one-line name (title, key) may not hold: C0 controls (newline and tab included),
-DEL, C1 controls, the bidi overrides and isolates, and the Unicode line separators. Such
-text could drive a terminal or make a line say something else; bodies may hold it (every
-face escapes it on output)."""
+DEL, C1 controls, and the bidi overrides and isolates. Such text could drive a terminal or
+make a line say something else; bodies may hold it (every face escapes it on output).
+U+2028/U+2029 are allowed: no terminal obeys them, and the export escapes them."""
 
 
 def shorten(text: str, limit: int = 40) -> str:
