@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import stat
 import subprocess
 import time
 from collections.abc import Iterator
@@ -46,6 +47,21 @@ def cli(tmp_path: Path) -> Cli:
     return Cli(tmp_path, tmp_path / "data")
 
 
+def private_device(folder: Path) -> Path:
+    """A character device of the test's own (/dev/null's numbers) inside ``folder``.
+
+    Never the system's /dev/null: on code that replaces what --out names, a test run as root
+    would replace the machine's /dev/null with a regular file.
+    """
+    path = folder / "null-device"
+    if not path.exists():
+        try:
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        except PermissionError:
+            pytest.skip("creating a device node needs CAP_MKNOD")
+    return path
+
+
 # --- paths: export --out ---------------------------------------------------------------
 def test_export_never_replaces_or_writes_through_a_symlink(cli: Cli, tmp_path: Path) -> None:
     """A link to a regular file, a dangling link, a link to a device or folder: refused, exit 2.
@@ -59,7 +75,7 @@ def test_export_never_replaces_or_writes_through_a_symlink(cli: Cli, tmp_path: P
     links = {
         "to-file.html": victim,
         "dangling.html": tmp_path / "missing.html",
-        "to-device.html": Path("/dev/null"),
+        "to-device.html": private_device(tmp_path),
         "to-folder.html": tmp_path,
     }
     for name, target in links.items():
@@ -73,7 +89,7 @@ def test_export_never_replaces_or_writes_through_a_symlink(cli: Cli, tmp_path: P
 
 @pytest.mark.parametrize(
     ("where", "code", "fragment"),
-    [("folder", 2, "is a folder"), ("/tmp", 2, "is a folder"), ("/dev/null", 2, "device"),
+    [("folder", 2, "is a folder"), ("/tmp", 2, "is a folder"), ("device", 2, "device"),
      ("fifo", 2, "device or special file"), ("/proc/version", 1, "cannot write")],
 )
 def test_export_refuses_a_folder_device_or_special_file_with_one_line(
@@ -84,12 +100,13 @@ def test_export_refuses_a_folder_device_or_special_file_with_one_line(
         (tmp_path / "folder").mkdir()
     if where == "fifo":
         os.mkfifo(tmp_path / "fifo")
+    if where == "device":
+        where = private_device(tmp_path).name
     before = Path(where).read_text() if where == "/proc/version" else None
     assert_fails(cli("export", "--out", where), code, fragment)
     if before is not None:
         assert Path("/proc/version").read_text() == before
-    assert Path("/dev/null").is_char_device()
-    assert not (tmp_path / "folder").is_file() and not (tmp_path / "fifo").is_file()
+    assert not any((tmp_path / n).is_file() for n in ("folder", "fifo", "null-device"))
 
 
 def test_export_writes_a_regular_file_atomically_and_json_names_it(
@@ -119,7 +136,7 @@ def mcp(portal: BlockingPortal, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 
 BAD_OUT = [
-    "../escape.html", "/tmp/abs.html", "sub/x.html", "~/.bashrc", ".bashrc", "..", ".", "",
+    "../escape.html", "ABSOLUTE", "sub/x.html", "~/.bashrc", ".bashrc", "..", ".", "",
     "a\\b.html", "a\nb.html", "x.txt", "graph", "\x1b]52;c;x\x07.html", "a\u202e.html",
     "x" * 300 + ".html",
 ]
@@ -129,13 +146,15 @@ BAD_OUT = [
 def test_graph_export_accepts_only_a_plain_html_file_name(mcp: Server, out: str) -> None:
     """Paths, .., hidden names, control characters or other suffixes are a tool error."""
     exports = mcp.data_dir / "exports"
+    absolute = mcp.data_dir.parent / "abs.html"  # never a system path, even on unsafe code
+    out = str(absolute) if out == "ABSOLUTE" else out
     before = sorted(p.name for p in exports.iterdir()) if exports.exists() else []
     message = mcp.error("graph_export", out=out)
     assert "graph_export" in message and "out" in message
     after = sorted(p.name for p in exports.iterdir()) if exports.exists() else []
     assert after == before
     assert not (mcp.data_dir.parent / "escape.html").exists()
-    assert not Path("/tmp/abs.html").exists()
+    assert not absolute.exists()
 
 
 def test_graph_export_writes_only_into_the_export_folder_and_refuses_a_planted_link(
@@ -184,7 +203,7 @@ def test_unknown_arguments_are_a_tool_error_naming_them_and_write_nothing(mcp: S
         "memory_retire": {"ref": "decision/seed", "reson": "x"},
         "memory_link": {"from_ref": "seed", "to_ref": "seed", "rel": "about", "dat": {}},
         "memory_unlink": {"from_ref": "seed", "to_ref": "seed", "rel": "about", "x": 1},
-        "graph_export": {"path": "/tmp/x.html"},
+        "graph_export": {"path": "elsewhere.html"},
     }.items():
         assert "unknown argument" in mcp.error(tool, **args), tool
     assert mcp.ok("memory_get", ref="decision/seed")["valid_to"] is None  # retire refused
@@ -231,13 +250,14 @@ def test_hostile_bodies_data_and_reasons_print_escaped_and_json_stays_exact(cli:
     assert_inert(cli.ok("stats").out)
 
 
-def test_errors_naming_hostile_input_are_escaped(cli: Cli) -> None:
-    """An error quoting the caller's text (a ref, a scope, a rel) shows it escaped."""
+def test_errors_naming_hostile_input_are_escaped(cli: Cli, tmp_path: Path) -> None:
+    """An error quoting the caller's text (a ref, a scope, a rel, a path) shows it escaped."""
+    (tmp_path / "plain").write_text("a file, so no folder can be made below it")
     for args in (["get", f"x{OSC52}"], ["get", "x", "--scope", f"board:{CSI}"],
                  ["link", "a", "b", "--rel", f"r{OSC8}"], ["get", f"\u202e{C1_CSI}"],
                  ["search", "--kind", f"k{OSC52}"], ["import", f"/nowhere/{OSC52}{BIDI}"],
                  ["put", "task", "--title", "t", "--scope", "global", "--body-file",
-                  f"/nowhere/{OSC8}"], ["export", "--out", f"/dev/null/{CSI}.html"]):
+                  f"/nowhere/{OSC8}"], ["export", "--out", f"plain/{CSI}.html"]):
         r = cli(*args)
         assert r.code != 0 and r.err.startswith("error: ") and r.err.count("\n") == 1, r.err
         assert_inert(r.err)
