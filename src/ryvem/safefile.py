@@ -16,6 +16,9 @@ The rules, checked on the path itself (``lstat``, so a symlink is seen as one):
 
 A refusal is :class:`~ryvem.errors.InvalidInput` (exit 2); a file system that refuses the
 write (no such folder, read-only, permission, disk full) is one :class:`RyvemError` line.
+
+:func:`read_inside` is the other direction (the vault import): it reads a file only when it
+is a regular file inside a given root, so a planted symlink cannot read ``/etc/passwd``.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 
 from ryvem.errors import InvalidInput, RyvemError
 
-__all__ = ["check_target", "write_atomic"]
+__all__ = ["OutsideRoot", "check_target", "read_inside", "write_atomic"]
 
 
 def _umask() -> int:
@@ -84,3 +87,30 @@ def write_atomic(path: Path, text: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return folder.resolve() / path.name
+
+
+class OutsideRoot(OSError):
+    """A symlinked file whose target is not a file inside the root."""
+
+
+def read_inside(path: Path, root: Path) -> bytes:
+    """The bytes of ``path`` when it is a regular file inside ``root``; else OSError.
+
+    A symlink is followed only when its target (fully resolved) lies inside ``root``
+    (resolved); one pointing out of it, e.g. to ``/etc/passwd`` or ``~/.ssh``, or nowhere,
+    raises :class:`OutsideRoot`. The file is opened with ``O_NOFOLLOW`` and checked with
+    ``fstat`` on the open descriptor, so a link swapped in after the check is not followed
+    and a FIFO or device is never read (``O_NONBLOCK``: opening a FIFO does not wait).
+    """
+    target = Path(path)
+    if os.path.islink(path):
+        real = Path(os.path.realpath(path))
+        base = Path(os.path.realpath(root))
+        if not real.is_relative_to(base) or real == base:
+            raise OutsideRoot("is a symlink to a file outside the vault; skipped")
+        target = real
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    with os.fdopen(os.open(target, flags), "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise OSError("not a regular file")
+        return f.read()

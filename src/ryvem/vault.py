@@ -26,7 +26,6 @@ import datetime as dt
 import math
 import os
 import re
-import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ import yaml
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.validation import MAX_TITLE_CHARS, one_line, validate_kind
 from ryvem.errors import InvalidInput, NotFound
+from ryvem.safefile import OutsideRoot, read_inside
 from ryvem.service import NewNode, Service
 
 __all__ = ["BATCH_SIZE", "ImportSummary", "Problem", "import_vault", "parse_page", "scan"]
@@ -145,32 +145,9 @@ def scan(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[st
                 yield prefix + name[:-3], Path(folder, name)
 
 
-class _Outside(OSError):
-    """A symlinked file whose target is not a regular file inside the vault."""
-
-
 def _read(path: Path, root: Path | None = None) -> str:
-    """The file's text, opened read-only; OSError or UnicodeDecodeError when it cannot be.
-
-    Only a regular file inside the vault is read. A symlink is followed only when its target
-    (fully resolved) lies inside ``root`` (resolved); one pointing out of the vault, e.g. to
-    ``/etc/passwd`` or ``~/.ssh``, raises :class:`_Outside`. The file is opened with
-    ``O_NOFOLLOW`` and checked with ``fstat`` on the open descriptor, so a link swapped in
-    after the check is not followed and a FIFO or device is never read.
-    """
-    target = path
-    if os.path.islink(path):
-        real = Path(os.path.realpath(path))
-        base = Path(os.path.realpath(root)) if root is not None else None
-        if base is None or not real.is_relative_to(base) or real == base:
-            raise _Outside("is a symlink to a file outside the vault; skipped")
-        target = real
-    fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # a FIFO or device never ends
-            raise OSError("not a regular file")
-        raw = f.read()
-    return raw.decode("utf-8")
+    """The file's text if it is a regular file inside the vault (:func:`read_inside`)."""
+    return read_inside(path, root if root is not None else path.parent).decode("utf-8")
 
 
 def _split_front_matter(text: str) -> tuple[str, str] | None:
@@ -348,7 +325,7 @@ def _prepare(
 ) -> NewNode | None:
     try:
         text = _read(path, root)
-    except _Outside as e:
+    except OutsideRoot as e:
         summary.skipped += 1
         summary.problems.append(Problem(key + ".md", str(e)))
         return None
