@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
+from ryvem.export import write_export
 
 from .conftest import XSS_TITLE, Sample
 from .pagehelp import click_node, hook, next_frame, screenshot, spread, wait_until
@@ -290,3 +295,26 @@ def test_dragging_moves_a_node_and_the_canvas_pans_and_zooms(
     page.mouse.move(640, 400)
     page.mouse.wheel(0, -300)
     wait_until(page, f"() => window.__ryvem.view().k > {panned['k']}")
+
+
+def test_a_current_nodes_connections_leave_out_a_retired_node_as_links_does(
+    open_page: Any, tmp_path: Path
+) -> None:
+    """Retiring b keeps the a→b edge open (a revival brings it back), but the side panel, like
+    `ryvem graph links`, lists only current edges to current nodes; History shows it again."""
+    repo = SqliteRepository.open(tmp_path / "r.db")
+    try:
+        svc = Service(repo)
+        a = svc.write("task", "A", key="a").id
+        svc.write("task", "B", key="b")
+        svc.write("task", "C", key="c")
+        svc.link("task/a", "task/b", "about")
+        svc.link("task/a", "task/c", "about")
+        svc.retire("task/b")
+        assert [s.dst.key for s in svc.traverse("task/a")] == ["c"]
+        path = write_export(svc, tmp_path / "g.html")
+    finally:
+        repo.close()
+    page = open_page(path.as_uri()).page
+    click_node(page, a)
+    assert page.locator("#p-connections button").all_inner_texts() == ["→ about C"]

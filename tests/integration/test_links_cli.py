@@ -19,6 +19,11 @@ ALPHA_BACKLINKS = {"Home", "notes/Beta", "archive/old/Alpha", "broken-front-matt
 STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop"}
 
 
+def pages(*keys: str) -> set[str]:
+    """How the walk prints these pages: KIND/KEY, a ref that names exactly one node."""
+    return {f"page/{k}" for k in keys}
+
+
 @pytest.fixture(scope="module")
 def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     """A CLI whose store holds the fixture vault, imported once."""
@@ -61,22 +66,22 @@ def test_import_refuses_a_missing_folder_or_bad_kind_and_writes_nothing(tmp_path
 
 
 def test_links_prints_what_a_page_links_to_once_each(cli: Cli) -> None:
-    """The default walk prints each linked page's key once, one per line."""
+    """The default walk prints each linked page's KIND/KEY once, one per line."""
     lines = cli.ok("links", "Home").lines
-    assert set(lines) == HOME_LINKS and len(lines) == len(HOME_LINKS)
+    assert set(lines) == pages(*HOME_LINKS) and len(lines) == len(HOME_LINKS)
 
 
 def test_backlinks_print_who_links_here(cli: Cli) -> None:
     """--backlinks lists the pages linking to the node."""
-    assert set(cli.ok("links", "Alpha", "--backlinks").lines) == ALPHA_BACKLINKS
-    assert set(cli.ok("links", "Alpha", "--direction", "in").lines) == ALPHA_BACKLINKS
+    assert set(cli.ok("links", "Alpha", "--backlinks").lines) == pages(*ALPHA_BACKLINKS)
+    assert set(cli.ok("links", "Alpha", "--direction", "in").lines) == pages(*ALPHA_BACKLINKS)
 
 
 def test_both_lists_out_neighbours_before_in_neighbours(cli: Cli) -> None:
     """For both, the page Alpha links to comes first, then those linking to it, de-duplicated."""
     lines = cli.ok("links", "Alpha", "--direction", "both").lines
-    assert lines[0] == "Home"
-    assert set(lines[1:]) == ALPHA_BACKLINKS - {"Home"} and len(lines) == 4
+    assert lines[0] == "page/Home"
+    assert set(lines[1:]) == pages(*ALPHA_BACKLINKS - {"Home"}) and len(lines) == 4
 
 
 def test_json_gives_edge_records_with_exactly_the_documented_keys(cli: Cli) -> None:
@@ -94,7 +99,7 @@ def test_json_gives_edge_records_with_exactly_the_documented_keys(cli: Cli) -> N
 def test_depth_walks_further_and_is_clamped(cli: Cli) -> None:
     """--depth 2 reaches pages two hops away; 0 and -3 act as 1, 11 as 10."""
     one = cli.ok("links", "notes/Beta").lines
-    assert set(one) == {"Alpha", "notes/deep/Gamma"}
+    assert set(one) == pages("Alpha", "notes/deep/Gamma")
     two = cli.ok("links", "notes/Beta", "--depth", "2", "--json").json()
     assert {(r["from"], r["to"], r["hop"]) for r in two if r["hop"] == 2} == {("Alpha", "Home", 2)}
     assert cli.ok("links", "notes/Beta", "--depth", "0").lines == one
@@ -106,7 +111,7 @@ def test_depth_walks_further_and_is_clamped(cli: Cli) -> None:
 def test_rel_narrows_and_unresolved_lists_dangling_targets(cli: Cli) -> None:
     """--rel keeps only that edge type; --unresolved prints the targets that name no page."""
     assert cli.ok("links", "Home", "--rel", "depends-on").out == ""
-    assert set(cli.ok("links", "Home", "--rel", "links").lines) == HOME_LINKS
+    assert set(cli.ok("links", "Home", "--rel", "links").lines) == pages(*HOME_LINKS)
     assert cli.ok("links", "Home", "--unresolved").lines == ["not yet written"]
     assert cli.ok("links", "Alpha", "--unresolved").out == ""
 
@@ -120,8 +125,8 @@ def test_as_of_walks_the_links_valid_then(tmp_path: Path) -> None:
     before = c.ok("get", "Alpha", "--json").json()["valid_from"]
     (vault / "Alpha.md").write_text("# Alpha Heading\n\n[[Diagram]] now.\n", "utf-8")
     c.ok("import", str(vault))
-    assert c.ok("links", "Alpha").lines == ["Diagram"]
-    assert c.ok("links", "Alpha", "--as-of", before).lines == ["Home"]
+    assert c.ok("links", "Alpha").lines == ["page/Diagram"]
+    assert c.ok("links", "Alpha", "--as-of", before).lines == ["page/Home"]
 
 
 @pytest.mark.parametrize(
@@ -201,14 +206,14 @@ def test_front_matter_links_show_in_links_and_backlinks_and_follow_versions(
     c = Cli(tmp_path, tmp_path / "data")
     c.ok("import", str(vault))
     before = c.ok("get", "ADR/002 Sync Engine", "--json").json()["valid_from"]
-    assert c.ok("links", "ADR/002 Sync Engine").lines == ["Zef Hemel"]
-    assert c.ok("links", "Zef Hemel", "--backlinks").lines == ["ADR/002 Sync Engine"]
+    assert c.ok("links", "ADR/002 Sync Engine").lines == ["page/Zef Hemel"]
+    assert c.ok("links", "Zef Hemel", "--backlinks").lines == ["page/ADR/002 Sync Engine"]
     adr.write_text('---\nrelated:\n  - "[[Sync]]"\n---\nBody.\n', "utf-8")
     c.ok("import", str(vault))
-    assert c.ok("links", "ADR/002 Sync Engine").lines == ["Sync"]
+    assert c.ok("links", "ADR/002 Sync Engine").lines == ["page/Sync"]
     assert c.ok("links", "Zef Hemel", "--backlinks").out == ""
-    assert c.ok("links", "Sync", "--backlinks").lines == ["ADR/002 Sync Engine"]
-    assert c.ok("links", "ADR/002 Sync Engine", "--as-of", before).lines == ["Zef Hemel"]
+    assert c.ok("links", "Sync", "--backlinks").lines == ["page/ADR/002 Sync Engine"]
+    assert c.ok("links", "ADR/002 Sync Engine", "--as-of", before).lines == ["page/Zef Hemel"]
     assert c.ok("get", "ADR/002 Sync Engine", "--json").json()["data"] == {
         "related": ["[[Sync]]"]
     }

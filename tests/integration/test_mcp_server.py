@@ -409,18 +409,18 @@ def test_concurrent_first_writes_in_a_git_repository_mint_one_identity(
 def test_graph_export_writes_an_html_file_and_returns_its_path(
     server: Server, tmp_path: Path
 ) -> None:
-    """graph_export writes an HTML page to a path (or the data dir), of one scope or all."""
+    """graph_export writes an HTML page into the export folder, of one scope or all."""
     server.ok("memory_write", kind="decision", title="Exported decision", key="exported")
-    out = tmp_path / "views" / "graph.html"
-    path = server.ok("graph_export", out=str(out))
-    assert Path(path) == out.resolve()
-    html = out.read_text(encoding="utf-8")
+    exports = server.data_dir / "exports"
+    path = server.ok("graph_export", out="views.html")
+    assert Path(path) == (exports / "views.html").resolve()
+    html = Path(path).read_text(encoding="utf-8")
     assert html.lstrip().lower().startswith("<!doctype html") and "Exported decision" in html
     default = server.ok("graph_export")
-    assert Path(default) == (server.data_dir / "graph.html").resolve()
+    assert Path(default) == (exports / "graph.html").resolve()
     assert Path(default).is_file()
     server.ok("memory_write", kind="page", title="Board-only page", scope="board:export")
-    board = Path(server.ok("graph_export", out=str(tmp_path / "board.html"), scope="board:*"))
+    board = Path(server.ok("graph_export", out="board.html", scope="board:*"))
     assert "Board-only page" in board.read_text(encoding="utf-8")
     assert "Exported decision" not in board.read_text(encoding="utf-8")
     assert "invalid scope" in server.error("graph_export", scope="team")

@@ -92,7 +92,7 @@ def test_a_hostile_rel_is_a_one_line_tool_error_that_links_nothing(
                                   "", "cache' OR 1=1 --", "title:cache"])
 def test_search_text_of_any_shape_answers_a_list(server: RyvemMCPServer, text: str) -> None:
     """FTS5 syntax as memory_search text is never an error."""
-    assert isinstance(call(server, "memory_search", query=text, **G), list | dict)
+    assert isinstance(call(server, "memory_search", text=text, **G), list | dict)
 
 
 @pytest.mark.parametrize(("depth", "direction"), [

@@ -39,6 +39,7 @@ from ryvem.domain.timeutil import Clock, format_us, parse_time
 from ryvem.domain.traversal import EdgeRow, bfs, clamp_depth, parse_direction
 from ryvem.domain.validation import (
     SLUG,
+    check_text,
     validate_body,
     validate_data,
     validate_key,
@@ -115,7 +116,7 @@ class EdgeView:
 
 
 def _as_of(value: object) -> int | None:
-    if value is None or value == "":
+    if value is None:  # an empty string is not "now": it is an error like any bad date
         return None
     return parse_time(value)  # type: ignore[arg-type]
 
@@ -346,8 +347,8 @@ class Service:
         """Open a typed edge between two current nodes (re-linking with new data supersedes it)."""
         rel = _user_rel(rel)
         payload = validate_data(data)
-        a = self.resolve(from_ref, scope=scope)
-        b = self.resolve(to_ref, scope=scope)
+        a = self._resolve_current(from_ref, scope)
+        b = self._resolve_current(to_ref, scope)
 
         def run(tx: WriteTx) -> EdgeView:
             live = tx.current_of_entities([a.entity, b.entity])
@@ -376,8 +377,8 @@ class Service:
     ) -> EdgeView:
         """Close the current edge's window."""
         rel = _user_rel(rel)
-        a = self.resolve(from_ref, scope=scope)
-        b = self.resolve(to_ref, scope=scope)
+        a = self._resolve_current(from_ref, scope)
+        b = self._resolve_current(to_ref, scope)
 
         def run(tx: WriteTx) -> EdgeView:
             existing = tx.current_edges(a.entity, b.entity, rel)
@@ -389,6 +390,22 @@ class Service:
             return EdgeView(edge.model_copy(update={"valid_to": at}), a.id, b.id)
 
         return self.repo.write(run)
+
+    def _resolve_current(self, ref: str, scope: str | None) -> NodeVersion:
+        """``resolve`` for an edge's end: an old version's id is refused, never moved on.
+
+        An edge joins nodes, not versions, so linking "from version 1" would silently link
+        the current version instead; naming a closed version is a Conflict that says so.
+        """
+        version = self.resolve(ref, scope=scope, allow_closed=is_id(ref))
+        if not version.is_current:
+            now = self.repo.get_entity(version.entity, None)
+            hint = f"; the current version is {now.id}" if now is not None else " (retired)"
+            raise Conflict(
+                f"{ref} is an old version of {_name(version)}{hint}; an edge joins current "
+                "nodes: name it by KIND/KEY or its current id"
+            )
+        return version
 
     # --- reads --------------------------------------------------------------------------
     def resolve(
@@ -406,6 +423,7 @@ class Service:
         """
         if not isinstance(ref, str) or not ref.strip():
             raise InvalidInput("a node reference must not be empty")
+        check_text("a node reference", ref)  # undecodable argv bytes arrive as lone surrogates
         at = _as_of(as_of)
         sc = self.scope(scope)
         if is_id(ref):

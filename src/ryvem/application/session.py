@@ -141,8 +141,12 @@ class Session:
             [dataclasses.replace(node, scope=chosen)]
         )[0]
         minted = None
-        if before.root is not None and before.repo_uuid is None:
+        if (
+            before.root is not None
+            and before.repo_uuid is None
+            and workspace.wrote_identity(before.root)  # not when a racing writer's was adopted
+        ):
             after = workspace.locate(self.cwd)
-            if after.identity_file is not None and after.scope == chosen:
-                minted = Minted(after.identity_file, chosen)
+            if after.identity_file is not None:
+                minted = Minted(after.identity_file, after.scope)
         return Written(result, minted)

@@ -2,7 +2,8 @@
 
 The vault is only read, never written: files are opened read-only and nothing is created
 beside them. For each file below DIR (dot-folders such as ``.git`` and ``.obsidian`` are
-skipped, symlinked folders are not followed):
+skipped, symlinked folders are not followed, symlinked files are read only when
+they point to a regular file inside the vault):
 
 * key = its path relative to DIR without ``.md``, with ``/`` separators;
 * title = the front matter's ``title``, else the first ``# `` heading, else the file name;
@@ -25,7 +26,6 @@ import datetime as dt
 import math
 import os
 import re
-import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +35,9 @@ import yaml
 
 from ryvem.application.service import NewNode, Service
 from ryvem.domain.model import NodeVersion
-from ryvem.domain.validation import MAX_TITLE_CHARS, validate_kind
+from ryvem.domain.validation import MAX_TITLE_CHARS, one_line, validate_kind
 from ryvem.errors import InvalidInput, NotFound
+from ryvem.safefile import OutsideRoot, read_inside
 
 __all__ = ["BATCH_SIZE", "ImportSummary", "Problem", "import_vault", "parse_page", "scan"]
 
@@ -120,24 +121,33 @@ class Page:
 # --- reading -------------------------------------------------------------------------------
 
 
-def scan(root: Path) -> Iterator[tuple[str, Path]]:
-    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped."""
+def scan(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, Path]]:
+    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped.
+
+    Symlinked folders are never entered; each one is reported in ``problems`` (when given).
+    A symlinked file is yielded like any other: :func:`_read` decides whether it may be read.
+    """
     for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         rel = os.path.relpath(folder, root)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        kept = []
+        for d in sorted(dirs):
+            if d.startswith("."):
+                continue
+            if os.path.islink(os.path.join(folder, d)):
+                if problems is not None:
+                    problems.append(Problem(prefix + d, "is a symlinked folder; not followed"))
+                continue
+            kept.append(d)
+        dirs[:] = kept
         for name in sorted(files):
             if name.endswith(".md") and len(name) > 3:
                 yield prefix + name[:-3], Path(folder, name)
 
 
-def _read(path: Path) -> str:
-    """The file's text, opened read-only; OSError or UnicodeDecodeError when it cannot be."""
-    if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO or device would block or never end
-        raise OSError("not a regular file")
-    with open(path, "rb") as f:
-        raw = f.read()
-    return raw.decode("utf-8")
+def _read(path: Path, root: Path | None = None) -> str:
+    """The file's text if it is a regular file inside the vault (:func:`read_inside`)."""
+    return read_inside(path, root if root is not None else path.parent).decode("utf-8")
 
 
 def _split_front_matter(text: str) -> tuple[str, str] | None:
@@ -239,7 +249,7 @@ def parse_page(key: str, text: str) -> Page:
         title = str(title)
     if not isinstance(title, str) or not title.strip():
         title = _first_heading(body) or key.rsplit("/", 1)[-1]
-    title = " ".join(title.split())[:MAX_TITLE_CHARS] or key
+    title = one_line(title)[:MAX_TITLE_CHARS] or one_line(key) or "untitled"
     return Page(key=key, title=title, body=body, data=data, warning=warning)
 
 
@@ -266,11 +276,13 @@ def import_vault(
         raise NotFound(f"no such directory: {root}")
     if not base.is_dir():
         raise InvalidInput(f"not a directory: {root}")
+    walk_problems: list[Problem] = []
     try:
-        files = list(scan(base))
+        files = list(scan(base, walk_problems))
     except OSError as e:
         raise InvalidInput(f"cannot read {root}: {e.strerror or e}") from None
     summary = ImportSummary(root=str(base), scope=sc, kind=kind, files=len(files))
+    summary.problems.extend(walk_problems)
     seen: set[str] = set()
     written: list[NodeVersion] = []
     done = 0
@@ -281,7 +293,7 @@ def import_vault(
         nodes: list[NewNode] = []
         for key, path in chunk:
             seen.add(key)
-            node = _prepare(service, summary, key, path, kind, sc)
+            node = _prepare(service, summary, key, path, kind, sc, base)
             if node is not None:
                 nodes.append(node)
         for result in service.write_many(nodes):
@@ -303,10 +315,20 @@ def import_vault(
 
 
 def _prepare(
-    service: Service, summary: ImportSummary, key: str, path: Path, kind: str, scope: str
+    service: Service,
+    summary: ImportSummary,
+    key: str,
+    path: Path,
+    kind: str,
+    scope: str,
+    root: Path | None = None,
 ) -> NewNode | None:
     try:
-        text = _read(path)
+        text = _read(path, root)
+    except OutsideRoot as e:
+        summary.skipped += 1
+        summary.problems.append(Problem(key + ".md", str(e)))
+        return None
     except UnicodeDecodeError as e:
         summary.skipped += 1
         summary.problems.append(Problem(key + ".md", f"not valid UTF-8 (byte {e.start}); skipped"))

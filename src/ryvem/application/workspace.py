@@ -32,7 +32,15 @@ from ryvem.domain.scopes import GLOBAL, parse_scope
 from ryvem.errors import BackendError, InvalidInput
 from ryvem.ports import GraphRepository
 
-__all__ = ["IDENTITY_FILE", "Workspace", "default_scope", "find_git_root", "locate", "mint"]
+__all__ = [
+    "IDENTITY_FILE",
+    "Workspace",
+    "default_scope",
+    "find_git_root",
+    "locate",
+    "mint",
+    "wrote_identity",
+]
 
 IDENTITY_FILE = "ryvem.json"
 
@@ -67,11 +75,16 @@ def read_identity(path: Path) -> str | None:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
+        if path.is_symlink():  # a dangling link: minting could never place the file
+            raise InvalidInput(
+                f"{path} is a symbolic link to a missing file; fix the link or delete it "
+                "to mint a new identity"
+            ) from None
         return None
     except OSError as e:
         raise InvalidInput(f"cannot read {path}: {e.strerror or e}") from None
     try:
-        value = json.loads(raw.decode("utf-8"))
+        value = json.loads(raw.decode("utf-8-sig"))  # an editor's byte-order mark is fine
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise _malformed(path, "it is not valid UTF-8 JSON") from None
     if not isinstance(value, dict):
@@ -160,6 +173,7 @@ def _record_and_place(
     service.ensure_repo_node(new, root.name)
     try:
         os.link(tmp, final)
+        _written.add(final)
     except FileExistsError:
         winner = read_identity(final)
         if winner is None:  # pragma: no cover - removed again between two syscalls
@@ -170,7 +184,17 @@ def _record_and_place(
         if e.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
             raise BackendError(f"cannot write {final}: {e.strerror or e}") from None
         _write_exclusive(final, content)  # no hard links here: O_EXCL is still no-overwrite
+        _written.add(final)
     return new
+
+
+_written: set[Path] = set()
+
+
+def wrote_identity(root: Path) -> bool:
+    """Whether this process wrote ``root``'s ryvem.json (a racing writer's file was adopted
+    otherwise), so only the process that wrote it says so."""
+    return root / IDENTITY_FILE in _written
 
 
 def _write_exclusive(path: Path, content: bytes) -> None:

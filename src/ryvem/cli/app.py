@@ -7,8 +7,10 @@ from typing import Annotated
 
 import typer
 
+from ryvem import __version__
 from ryvem.backends import REGISTRY
 from ryvem.cli.common import State, graph, state
+from ryvem.cli.text import safe
 
 app = typer.Typer(
     name="ryvem",
@@ -17,6 +19,24 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"ryvem {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _app_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """ryvem — a memory graph for coding agents."""
 
 
 @graph.callback()
@@ -81,7 +101,7 @@ def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:
             sys.exit(0)
         format_message = getattr(e, "format_message", None)
         text = format_message() if callable(format_message) else str(e)
-        typer.echo(f"error: {' '.join(str(text).split())}", err=True)
+        typer.echo(f"error: {safe(' '.join(str(text).split()))}", err=True)
         sys.exit(int(getattr(e, "exit_code", 2)))
     except KeyboardInterrupt:
         typer.echo("error: interrupted", err=True)

@@ -22,6 +22,7 @@ import typer
 from ryvem.application.service import Service
 from ryvem.application.session import Session
 from ryvem.backends import GraphRepository, open_session
+from ryvem.cli.text import safe
 from ryvem.errors import RyvemError
 from ryvem.settings import Settings
 
@@ -100,7 +101,7 @@ def state(ctx: typer.Context) -> State:
 
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print one line on stderr and return the Exit to raise."""
-    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    typer.echo(f"error: {safe(' '.join(str(message).split()))}", err=True)
     return typer.Exit(code)
 
 

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from ryvem.cli.common import errors_to_exit, graph, state
+from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, graph, state
+from ryvem.cli.text import say
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.export import write_export
 
@@ -20,8 +21,9 @@ def export(
         Path | None,
         typer.Option(
             "--out",
-            help="Where to write the page (default: graph.html in the data directory, "
-            "$RYVEM_DATA_DIR or ~/.ryvem).",
+            help="Where to write the page: a new or regular file, replaced atomically; a "
+            "symlink, folder or device is refused (default: graph.html in the data "
+            "directory, $RYVEM_DATA_DIR or ~/.ryvem).",
             show_default=False,
         ),
     ] = None,
@@ -37,6 +39,7 @@ def export(
             show_default=False,
         ),
     ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Write every node version and edge to one self-contained HTML page; print its path."""
     with errors_to_exit():
@@ -46,7 +49,10 @@ def export(
         target = out if out is not None else st.settings().data_dir / "graph.html"
         # Every scope is read, so the working directory's default scope does not matter.
         path = write_export(st.session().everywhere(), target, scope=scope)
-        typer.echo(str(path))
+        if as_json:
+            echo_json({"type": "export", "path": str(path), "scope": scope or "*"})
+        else:
+            say(path)
         if open_it:
             opened = False
             try:
@@ -54,4 +60,4 @@ def export(
             except webbrowser.Error:
                 opened = False
             if not opened:
-                typer.echo(f"no web browser available; open {path} yourself", err=True)
+                say(f"no web browser available; open {path} yourself", err=True)

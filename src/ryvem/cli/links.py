@@ -17,7 +17,9 @@ from ryvem.application import workspace
 from ryvem.application.service import Service
 from ryvem.application.vault import ImportSummary, import_vault
 from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
-from ryvem.domain.traversal import discovered_refs
+from ryvem.cli.text import say
+from ryvem.domain.model import NodeHead
+from ryvem.domain.traversal import discovered_heads
 
 __all__ = ["import_", "links"]
 
@@ -99,7 +101,7 @@ def links(
                 echo_json(targets)
             else:
                 for target in targets:
-                    typer.echo(target)
+                    say(target)
             return
         steps = svc.traverse(
             ref,
@@ -115,8 +117,8 @@ def links(
         if not steps:
             return
         start = svc.resolve(ref, as_of=as_of)
-        for name in discovered_refs(start.entity, steps):
-            typer.echo(name)
+        for head in discovered_heads(start.entity, steps):
+            say(unique_ref(head, svc.default_scope))
 
 
 @graph.command("import")
@@ -156,11 +158,22 @@ def import_(
         else:
             summary = import_vault(svc, base, kind=kind, retire_missing=retire_missing)
         for problem in summary.problems:
-            typer.echo(f"warning: {problem.line()}", err=True)
+            say(f"warning: {problem.line()}", err=True)
         if as_json:
             echo_json(summary.record())
         else:
             _print_summary(summary)
+
+
+def unique_ref(head: NodeHead, default_scope: str) -> str:
+    """A ref that names exactly this node when typed back: KIND/KEY (and its scope), or the id.
+
+    A bare key is not unique (a decision and a task may share one), so it is never printed.
+    """
+    if head.key is None:
+        return head.id
+    ref = f"{head.kind}/{head.key}"
+    return ref if head.scope == default_scope else f"{ref} --scope {head.scope}"
 
 
 def _may_mint(vault: Path) -> bool:
@@ -190,17 +203,17 @@ def _import_with_bar(svc: Service, base: Path, kind: str, retire_missing: bool) 
 
 
 def _print_summary(s: ImportSummary) -> None:
-    typer.echo(
+    say(
         f"imported {s.pages} pages from {s.root} into {s.scope}: {s.created} created, "
         f"{s.superseded} superseded, {s.unchanged} unchanged, {s.retired} retired"
         + (f", {s.revived} revived" if s.revived else "")
         + (f", {s.skipped} skipped" if s.skipped else "")
     )
-    typer.echo(f"links: {s.links_resolved} resolved, {s.links_unresolved} unresolved")
+    say(f"links: {s.links_resolved} resolved, {s.links_unresolved} unresolved")
     if s.unresolved:
         more = s.links_unresolved - len(s.unresolved)
-        typer.echo("first unresolved:" if more else "unresolved:")
+        say("first unresolved:" if more else "unresolved:")
         for page, target in s.unresolved:
-            typer.echo(f"  {page} -> {target}")
+            say(f"  {page} -> {target}")
         if more:
-            typer.echo(f"  … and {more} more (ryvem graph links --unresolved PAGE)")
+            say(f"  … and {more} more (ryvem graph links --unresolved PAGE)")

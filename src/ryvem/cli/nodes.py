@@ -20,6 +20,7 @@ from rich.text import Text
 
 from ryvem.application.service import EdgeView
 from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.cli.text import safe, say
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL
 from ryvem.domain.timeutil import format_us
@@ -132,7 +133,7 @@ def put(
     body: Annotated[
         str | None,
         typer.Option(
-            "--body", help="The body text (markdown; [[wikilinks]] become links).",
+            "--body", help="The body text (markdown; \\[\\[wikilinks]] become links).",
             show_default=False,
         ),
     ] = None,
@@ -157,7 +158,7 @@ def put(
             body = _read_body_file(body_file)
         written = st.session().write(kind, title, key=key, scope=scope, body=body, data=data)
         if written.minted is not None:
-            typer.echo(
+            say(
                 f"ryvem: this repository is now {written.minted.scope}; wrote "
                 f"{written.minted.identity_file} (commit it so the identity survives a fresh "
                 "clone)",
@@ -186,19 +187,19 @@ def get(
             echo_json(v.record())
             return
         lines = [
-            f"{_name(v)} · {v.title}",
+            f"{safe(_name(v))} · {safe(v.title)}",
             f"  id     {v.id}",
             f"  scope  {v.scope}",
-            f"  valid  {_when(v.valid_from)} → {_when(v.valid_to)}  ({_state_of(v)})",
+            f"  valid  {_when(v.valid_from)} → {_when(v.valid_to)}  ({safe(_state_of(v))})",
         ]
         if v.supersedes is not None:
             lines.append(f"  supersedes {v.supersedes}")
         if v.superseded_by is not None:
             lines.append(f"  superseded by {v.superseded_by}")
         if v.data:
-            lines.append(f"  data   {json.dumps(v.data, ensure_ascii=False)}")
+            lines.append(f"  data   {safe(json.dumps(v.data, ensure_ascii=False))}")
         if v.body:
-            lines += ["", v.body.rstrip("\n")]
+            lines += ["", safe(v.body.rstrip("\n"), keep_lines=True)]
         typer.echo("\n".join(lines))
 
 
@@ -216,7 +217,7 @@ def history(
         if as_json:
             echo_json([v.record() for v in chain])
             return
-        table = Table(title=Text(f"history of {_name(chain[-1])}"), title_justify="left")
+        table = Table(title=Text(f"history of {safe(_name(chain[-1]))}"), title_justify="left")
         table.add_column("#", justify="right")
         table.add_column("id", overflow="fold")
         table.add_column("valid from", overflow="fold")
@@ -225,8 +226,8 @@ def history(
         table.add_column("state", min_width=10)
         for i, v in enumerate(chain, 1):
             table.add_row(
-                str(i), v.id, format_us(v.valid_from), _when(v.valid_to), Text(v.title),
-                Text(_state_of(v)),
+                str(i), v.id, format_us(v.valid_from), _when(v.valid_to), Text(safe(v.title)),
+                Text(safe(_state_of(v))),
             )
         _console().print(table)
 
@@ -249,7 +250,7 @@ def retire(
         if as_json:
             echo_json(v.record())
         else:
-            typer.echo(f"retired {_name(v)} ({v.id}) at {_when(v.valid_to)}")
+            say(f"retired {_name(v)} ({v.id}) at {_when(v.valid_to)}")
 
 
 def _edge_line(verb: str, e: EdgeView, a: str, b: str) -> str:
@@ -273,7 +274,7 @@ def link(
         if as_json:
             echo_json(e.record())
         else:
-            typer.echo(_edge_line("linked", e, from_ref, to_ref))
+            say(_edge_line("linked", e, from_ref, to_ref))
 
 
 @graph.command("unlink")
@@ -292,7 +293,7 @@ def unlink(
         if as_json:
             echo_json(e.record())
         else:
-            typer.echo(_edge_line("unlinked", e, from_ref, to_ref))
+            say(_edge_line("unlinked", e, from_ref, to_ref))
 
 
 @graph.command("search")
@@ -323,7 +324,8 @@ def search(
         bool, typer.Option("--all-scopes", help="Search every scope.")
     ] = False,
     limit: Annotated[
-        int, typer.Option("--limit", metavar="N", help="At most N hits (1-1000).")
+        int,
+        typer.Option("--limit", metavar="N", min=1, max=1000, help="At most N hits (1-1000)."),
     ] = 20,
     as_of: AsOfOpt = None,
     as_json: JsonOpt = False,
@@ -349,7 +351,9 @@ def search(
         table.add_column("id", overflow="fold")
         table.add_column("snippet", min_width=20, max_width=80)
         for h in hits:
-            table.add_row(f"{h.score:.2f}", h.kind, Text(h.title), h.id, Text(h.snippet))
+            table.add_row(
+                f"{h.score:.2f}", h.kind, Text(safe(h.title)), h.id, Text(safe(h.snippet))
+            )
         _console().print(table)
 
 
@@ -362,7 +366,7 @@ def stats(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         if as_json:
             echo_json(s.model_dump())
             return
-        typer.echo(f"backend  {s.backend} ({s.location})")
+        say(f"backend  {s.backend} ({s.location})")
         typer.echo(
             f"rows     {s.current_rows} current · {s.superseded_rows} superseded · "
             f"{s.retired_rows} retired"
@@ -374,6 +378,6 @@ def stats(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         table.add_column("count", justify="right")
         for label, counts in (("kind", s.kinds), ("scope", s.scopes), ("rel", s.rels)):
             for name, n in counts.items():
-                table.add_row(label, Text(name), str(n))
+                table.add_row(label, Text(safe(name)), str(n))
         if table.row_count:
             _console().print(table)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from ryvem.domain.model import Step
+from ryvem.domain.model import NodeHead, Step
 from ryvem.errors import InvalidInput
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "Side",
     "bfs",
     "clamp_depth",
+    "discovered_heads",
     "discovered_refs",
     "parse_direction",
 ]
@@ -109,6 +110,19 @@ def bfs(
             out.append((hop, side, kept))
         frontier = discovered
     return out
+
+
+def discovered_heads(start_entity: str, steps: Sequence[Step]) -> list[NodeHead]:
+    """The nodes a walk discovered, each once, in the order of :func:`discovered_refs`."""
+    out: dict[str, NodeHead] = {}
+    for side in ("out", "in"):
+        for s in steps:
+            if s.direction != side:
+                continue
+            far = s.dst if side == "out" else s.src
+            if far.entity != start_entity:
+                out.setdefault(far.entity, far)
+    return list(out.values())
 
 
 def discovered_refs(start_entity: str, steps: Sequence[Step]) -> list[str]:

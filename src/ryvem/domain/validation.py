@@ -15,6 +15,7 @@ from typing import Any
 from ryvem.errors import InvalidInput
 
 __all__ = [
+    "LINE_UNSAFE",
     "MAX_BODY_BYTES",
     "MAX_DATA_BYTES",
     "MAX_DATA_DEPTH",
@@ -22,6 +23,7 @@ __all__ = [
     "MAX_TITLE_CHARS",
     "SLUG",
     "check_text",
+    "one_line",
     "shorten",
     "validate_body",
     "validate_data",
@@ -39,7 +41,11 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_DATA_BYTES = 1024 * 1024
 MAX_DATA_DEPTH = 32
 MAX_REASON_CHARS = 2000
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+LINE_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""What a one-line name (title, key) may not hold: C0 controls (newline and tab included),
+DEL, C1 controls, and the bidi overrides and isolates. Such text could drive a terminal or
+make a line say something else; bodies may hold it (every face escapes it on output).
+U+2028/U+2029 are allowed: no terminal obeys them, and the export escapes them."""
 
 
 def shorten(text: str, limit: int = 40) -> str:
@@ -58,13 +64,19 @@ def check_text(what: str, value: str) -> str:
     return value
 
 
+_EXAMPLES = {
+    "kind": "'decision' or 'business-rule'",
+    "rel": "'implements' or 'depends-on'",
+}
+
+
 def _slug(what: str, value: object) -> str:
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a string")
     if len(value) > MAX_SLUG_CHARS or not SLUG.match(value):
         raise InvalidInput(
-            f"invalid {what} {shorten(value)!r}: use a lowercase slug like 'decision' or "
-            f"'business-rule' (a-z, 0-9 and single hyphens, at most {MAX_SLUG_CHARS} characters)"
+            f"invalid {what} {shorten(value)!r}: use a lowercase slug like {_EXAMPLES[what]} "
+            f"(a-z, 0-9 and single hyphens, at most {MAX_SLUG_CHARS} characters)"
         )
     return value
 
@@ -87,8 +99,8 @@ def validate_key(value: object) -> str:
         raise InvalidInput(f"key {shorten(value)!r} has leading or trailing whitespace")
     if len(value) > MAX_KEY_CHARS:
         raise InvalidInput(f"key is {len(value)} characters; the limit is {MAX_KEY_CHARS}")
-    if _CONTROL.search(value) or "\n" in value or "\r" in value or "\t" in value:
-        raise InvalidInput(f"key {shorten(value)!r} contains a control character")
+    if LINE_UNSAFE.search(value):
+        raise InvalidInput(_unsafe_message("key", value))
     return value
 
 
@@ -100,7 +112,23 @@ def validate_title(value: object) -> str:
         raise InvalidInput("title must not be empty")
     if len(value) > MAX_TITLE_CHARS:
         raise InvalidInput(f"title is {len(value)} characters; the limit is {MAX_TITLE_CHARS}")
+    if LINE_UNSAFE.search(value):
+        raise InvalidInput(_unsafe_message("title", value))
     return value
+
+
+def _unsafe_message(what: str, value: str) -> str:
+    found = LINE_UNSAFE.search(value)
+    at = "" if found is None else f" (U+{ord(found.group(0)):04X} at position {found.start()})"
+    return (
+        f"{what} contains a newline, control or bidi-override character{at}; "
+        f"a {what} is one line of plain text"
+    )
+
+
+def one_line(text: str) -> str:
+    """``text`` as a one-line name: runs of whitespace and unsafe characters become a space."""
+    return " ".join(LINE_UNSAFE.sub(" ", text).split())
 
 
 def validate_body(value: object) -> str:

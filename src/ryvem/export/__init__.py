@@ -17,9 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable
 from html import escape
 from importlib import resources
@@ -29,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 from ryvem.domain.model import LINKS, SUPERSEDES, Edge, NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.domain.timeutil import format_us
+from ryvem.errors import RyvemError
 from ryvem.export.markdown import render_body
+from ryvem.safefile import check_target, write_atomic
 
 if TYPE_CHECKING:
     from ryvem.application.service import Service
@@ -192,24 +192,17 @@ def export_html(service: Service, *, scope: str | None = None) -> str:
     return _PLACEHOLDER.sub(lambda m: parts[m.group(1)], page)
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write_export(service: Service, out: Path, *, scope: str | None = None) -> Path:
-    """Write the page to ``out`` atomically (a temporary file, then a rename); return the path."""
-    out = Path(out).expanduser()
+    """Write the page to ``out`` atomically (:func:`ryvem.safefile.write_atomic`); its path.
+
+    ``out`` must be a missing file or a regular file: a symlink, folder, device or special
+    file is refused before the graph is read. Missing parent folders are created.
+    """
+    out = Path(out).expanduser().absolute()
+    check_target(out)
     html = export_html(service, scope=scope)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(html)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a page is for reading
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return out.resolve()
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise RyvemError(f"cannot write {out}: {e.strerror or e}") from None
+    return write_atomic(out, html)

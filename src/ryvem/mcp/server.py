@@ -3,7 +3,8 @@
 With no arguments the console script serves MCP over stdio; with ``graph …`` it is the CLI
 (``ryvem-mcp graph export …`` behaves exactly like ``ryvem graph export …``).
 
-The server calls :mod:`ryvem.application.service` only. The backend comes from the environment
+The server calls the application layer only: one :class:`~ryvem.application.session.Session`
+per process (opened by :func:`ryvem.backends.open_session`). The backend comes from the environment
 (``RYVEM_BACKEND``, ``RYVEM_DATA_DIR``, ``RYVEM_NEO4J_*``) and is opened once per process, on
 the first call that needs it, so an unreachable store is a tool error, never a crash. The
 default scope follows the CLI's rules (:mod:`ryvem.application.workspace`): the working
@@ -21,9 +22,11 @@ clamped to 200), say when they were cut, and carry no bodies unless ``include_bo
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, ParamSpec
 
@@ -33,12 +36,19 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from ryvem.application.service import Service
+from ryvem import __version__
 from ryvem.application.session import Session
 from ryvem.backends import BACKEND_NAMES, open_session
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.errors import RyvemError
+from ryvem.mcp.arguments import (
+    export_dir,
+    export_name,
+    seal,
+    unknown_arguments,
+    unknown_message,
+)
 from ryvem.settings import Settings
 
 __all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "TOOL_NAMES", "build_server", "main"]
@@ -176,12 +186,71 @@ _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
+# --- the tools: module-level functions over the process's session -------------------------
+@dataclass(frozen=True)
+class Served:
+    """What every tool works over: the process's session and the export folder (both chosen
+    by whoever starts the server, never by a caller)."""
+
+    session: Session
+    export_folder: str | Path | None = None
+
+
+@dataclass(frozen=True)
+class _Tool:
+    name: str
+    annotations: ToolAnnotations
+    description: str
+    fn: Callable[..., CallToolResult]
+
+
+_TOOLS: list[_Tool] = []
+
+
+def _tool(
+    name: str, annotations: ToolAnnotations, description: str
+) -> Callable[[Callable[..., CallToolResult]], Callable[..., CallToolResult]]:
+    """Register a tool function ``fn(served, **arguments)`` under ``name``."""
+
+    def register(fn: Callable[..., CallToolResult]) -> Callable[..., CallToolResult]:
+        _TOOLS.append(_Tool(name, annotations, description, fn))
+        return fn
+
+    return register
+
+
+def _bound(tool: _Tool, served: Served) -> Callable[..., CallToolResult]:
+    """The tool with ``served`` bound: its signature (what the SDK turns into the input
+    schema) is the function's without the first parameter."""
+    signature = inspect.signature(tool.fn, eval_str=True)  # the SDK reads the types
+
+    def call(**arguments: Any) -> CallToolResult:
+        return tool.fn(served, **arguments)
+
+    call.__name__ = tool.name
+    call.__doc__ = tool.fn.__doc__
+    call.__module__ = tool.fn.__module__
+    call.__annotations__ = {
+        p.name: p.annotation for p in list(signature.parameters.values())[1:]
+    } | {"return": signature.return_annotation}
+    call.__signature__ = signature.replace(  # type: ignore[attr-defined]  # read by inspect
+        parameters=list(signature.parameters.values())[1:]
+    )
+    return call
+
+
 class RyvemMCPServer(MCPServer[Any]):
     """MCPServer with ryvem's error contract applied to argument validation too."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        tool = self._tool_manager.get_tool(name)
+        unknown = [] if tool is None else unknown_arguments(tool.parameters, arguments)
+        if unknown:  # a typo must never drop data silently
+            if name == NAVIGATE:
+                return _ok([])
+            raise ToolError(f"Error executing tool {name}: {unknown_message(unknown)}")
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as e:
@@ -196,281 +265,340 @@ class RyvemMCPServer(MCPServer[Any]):
         return result
 
 
-def build_server(session: Session | None = None) -> RyvemMCPServer:
-    """The MCP server with ryvem's tools, over the backend the environment names."""
-    store = session or open_session()
-    server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS)
+@_tool(
+    "memory_write",
+    _WRITE,
+    "Record a node in memory and return its record. With a key, writing the "
+    "same (kind, key, scope) again supersedes the current version (the old one stays in "
+    "memory_history); writing identical title, body and data again changes nothing. "
+    "Without a key every call adds a new node. [[wikilinks]] in the body become 'links' "
+    "edges. The first write in a git repository without ryvem.json creates it (the "
+    "repository's identity; commit it).",
+)
+@_tool_errors
+def memory_write(
+    served: Served,
+    kind: Annotated[
+        str,
+        Field(
+            description="What the node is, a lowercase slug: decision, task, branch, pr, "
+            "review, business-rule, codebase-map, page, …",
+        ),
+    ],
+    title: Annotated[str, Field(description="A one-line title (required, not empty).")],
+    key: Annotated[
+        str | None,
+        Field(
+            description="A stable key, e.g. 'cache-strategy' or 'auth/login'. Writing the "
+            "same kind and key again supersedes the node. Omit to always add a new node.",
+        ),
+    ] = None,
+    scope: Scope = None,
+    body: Annotated[
+        str | None,
+        Field(description="The body: markdown text; [[key]] links to another node."),
+    ] = None,
+    data: Data = None,
+) -> CallToolResult:
+    written = served.session.write(kind, title, key=key, scope=scope, body=body, data=data)
+    return _ok(written.record())
 
-    def service(scope: str | None) -> Service:
-        """A service whose default scope is ``scope``, else the working directory's."""
-        return store.service(scope)
 
-    @server.tool(
-        name="memory_write",
-        annotations=_WRITE,
-        description="Record a node in memory and return its record. With a key, writing the "
-        "same (kind, key, scope) again supersedes the current version (the old one stays in "
-        "memory_history); writing identical title, body and data again changes nothing. "
-        "Without a key every call adds a new node. [[wikilinks]] in the body become 'links' "
-        "edges. The first write in a git repository without ryvem.json creates it (the "
-        "repository's identity; commit it).",
+@_tool(
+    "memory_get",
+    _READ,
+    "Read one node's full record (with body): the current version, or the one "
+    "valid at as_of. An id names that exact version, even a superseded one.",
+)
+@_tool_errors
+def memory_get(
+    served: Served, ref: Ref, as_of: AsOf = None, scope: Scope = None
+) -> CallToolResult:
+    return _ok(served.session.service(scope).get(ref, as_of=as_of).record())
+
+
+@_tool(
+    "memory_search",
+    _READ,
+    "Find nodes by text, best first. Words are ANDed, \"quoted phrases\" match "
+    "in order, word* is a prefix; any text is valid. Without text: the most recent nodes. "
+    'Returns {"items": [{id, kind, scope, title, snippet, score}], "truncated": bool}.',
+)
+@_tool_errors
+def memory_search(
+    served: Served,
+    text: Annotated[
+        str | None, Field(description="Words to find. Omit to list the most recent nodes.")
+    ] = None,
+    kinds: Annotated[
+        list[str] | None, Field(description="Only nodes of these kinds, e.g. ['decision'].")
+    ] = None,
+    scope: Annotated[
+        str | None,
+        Field(
+            description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>'), a shape "
+            "('repo:*', 'board:*') or '*' for every scope. Omit for the default: this "
+            "working directory's repository (from ryvem.json), else 'global'.",
+        ),
+    ] = None,
+    limit: Limit = DEFAULT_LIMIT,
+    as_of: AsOf = None,
+    include_body: IncludeBody = False,
+) -> CallToolResult:
+    n = _clamp(limit)
+    svc = served.session.everywhere() if scope is not None else served.session.service()
+    hits = svc.search(text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of)
+    items = []
+    for hit in hits[:n]:
+        record = hit.record()
+        if include_body:
+            record["body"] = svc.get(hit.id).body
+        items.append(record)
+    return _ok({"items": items, "truncated": len(hits) > n})
+
+
+@_tool(
+    "memory_history",
+    _READ,
+    "Every version of a node, oldest first, from any of its versions. Returns "
+    '{"items": [node records without body], "truncated": bool, "total": int}; when '
+    "truncated, the newest `limit` versions are kept.",
+)
+@_tool_errors
+def memory_history(
+    served: Served,
+    ref: Ref,
+    scope: Scope = None,
+    limit: Limit = DEFAULT_LIMIT,
+    include_body: IncludeBody = False,
+) -> CallToolResult:
+    n = _clamp(limit)
+    chain = served.session.service(scope).history(ref)
+    kept = chain[-n:]
+    return _ok(
+        {
+            "items": [_compact(v, include_body) for v in kept],
+            "truncated": len(chain) > n,
+            "total": len(chain),
+        }
     )
-    @_tool_errors
-    def memory_write(
-        kind: Annotated[
-            str,
-            Field(
-                description="What the node is, a lowercase slug: decision, task, branch, pr, "
-                "review, business-rule, codebase-map, page, …",
-            ),
-        ],
-        title: Annotated[str, Field(description="A one-line title (required, not empty).")],
-        key: Annotated[
-            str | None,
-            Field(
-                description="A stable key, e.g. 'cache-strategy' or 'auth/login'. Writing the "
-                "same kind and key again supersedes the node. Omit to always add a new node.",
-            ),
-        ] = None,
-        scope: Scope = None,
-        body: Annotated[
-            str | None,
-            Field(description="The body: markdown text; [[key]] links to another node."),
-        ] = None,
-        data: Data = None,
-    ) -> CallToolResult:
-        return _ok(store.write(kind, title, key=key, scope=scope, body=body, data=data).record())
 
-    @server.tool(
-        name="memory_get",
-        annotations=_READ,
-        description="Read one node's full record (with body): the current version, or the one "
-        "valid at as_of. An id names that exact version, even a superseded one.",
-    )
-    @_tool_errors
-    def memory_get(ref: Ref, as_of: AsOf = None, scope: Scope = None) -> CallToolResult:
-        return _ok(service(scope).get(ref, as_of=as_of).record())
 
-    @server.tool(
-        name="memory_search",
-        annotations=_READ,
-        description="Find nodes by text, best first. Words are ANDed, \"quoted phrases\" match "
-        "in order, word* is a prefix; any text is valid. Without text: the most recent nodes. "
-        'Returns {"items": [{id, kind, scope, title, snippet, score}], "truncated": bool}.',
-    )
-    @_tool_errors
-    def memory_search(
-        text: Annotated[
-            str | None, Field(description="Words to find. Omit to list the most recent nodes.")
-        ] = None,
-        kinds: Annotated[
-            list[str] | None, Field(description="Only nodes of these kinds, e.g. ['decision'].")
-        ] = None,
-        scope: Annotated[
-            str | None,
-            Field(
-                description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>'), a shape "
-                "('repo:*', 'board:*') or '*' for every scope. Omit for the default: this "
-                "working directory's repository (from ryvem.json), else 'global'.",
-            ),
-        ] = None,
-        limit: Limit = DEFAULT_LIMIT,
-        as_of: AsOf = None,
-        include_body: IncludeBody = False,
-    ) -> CallToolResult:
-        n = _clamp(limit)
-        svc = store.everywhere() if scope is not None else service(None)
-        hits = svc.search(text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of)
-        items = []
-        for hit in hits[:n]:
-            record = hit.record()
-            if include_body:
-                record["body"] = svc.get(hit.id).body
-            items.append(record)
-        return _ok({"items": items, "truncated": len(hits) > n})
+@_tool(
+    "memory_retire",
+    _WRITE,
+    "Mark a node as no longer true: close its current version (history is "
+    "kept; writing its key again later revives it). Returns the closed record.",
+)
+@_tool_errors
+def memory_retire(
+    served: Served,
+    ref: Ref,
+    reason: Annotated[
+        str | None, Field(description="Why the node no longer holds (kept in the record).")
+    ] = None,
+    scope: Scope = None,
+) -> CallToolResult:
+    return _ok(served.session.service(scope).retire(ref, reason=reason).record())
 
-    @server.tool(
-        name="memory_history",
-        annotations=_READ,
-        description="Every version of a node, oldest first, from any of its versions. Returns "
-        '{"items": [node records without body], "truncated": bool, "total": int}; when '
-        "truncated, the newest `limit` versions are kept.",
-    )
-    @_tool_errors
-    def memory_history(
-        ref: Ref,
-        scope: Scope = None,
-        limit: Limit = DEFAULT_LIMIT,
-        include_body: IncludeBody = False,
-    ) -> CallToolResult:
-        n = _clamp(limit)
-        chain = service(scope).history(ref)
-        kept = chain[-n:]
-        return _ok(
-            {
-                "items": [_compact(v, include_body) for v in kept],
-                "truncated": len(chain) > n,
-                "total": len(chain),
-            }
-        )
 
-    @server.tool(
-        name="memory_retire",
-        annotations=_WRITE,
-        description="Mark a node as no longer true: close its current version (history is "
-        "kept; writing its key again later revives it). Returns the closed record.",
-    )
-    @_tool_errors
-    def memory_retire(
-        ref: Ref,
-        reason: Annotated[
-            str | None, Field(description="Why the node no longer holds (kept in the record).")
-        ] = None,
-        scope: Scope = None,
-    ) -> CallToolResult:
-        return _ok(service(scope).retire(ref, reason=reason).record())
+@_tool(
+    "memory_link",
+    _WRITE,
+    "Open a typed, directed edge from one current node to another, e.g. a task "
+    "'implements' a decision. Linking again with the same data changes nothing; with other "
+    "data it supersedes the edge. Returns the edge record.",
+)
+@_tool_errors
+def memory_link(
+    served: Served,
+    from_ref: FromRef,
+    to_ref: ToRef,
+    rel: Rel,
+    data: Data = None,
+    scope: Scope = None,
+) -> CallToolResult:
+    return _ok(served.session.service(scope).link(from_ref, to_ref, rel, data=data).record())
 
-    @server.tool(
-        name="memory_link",
-        annotations=_WRITE,
-        description="Open a typed, directed edge from one current node to another, e.g. a task "
-        "'implements' a decision. Linking again with the same data changes nothing; with other "
-        "data it supersedes the edge. Returns the edge record.",
-    )
-    @_tool_errors
-    def memory_link(
-        from_ref: FromRef,
-        to_ref: ToRef,
-        rel: Rel,
-        data: Data = None,
-        scope: Scope = None,
-    ) -> CallToolResult:
-        return _ok(service(scope).link(from_ref, to_ref, rel, data=data).record())
 
-    @server.tool(
-        name="memory_unlink",
-        annotations=_WRITE,
-        description="Close the current typed edge from one node to another (its history is "
-        "kept). Returns the closed edge record.",
-    )
-    @_tool_errors
-    def memory_unlink(
-        from_ref: FromRef,
-        to_ref: ToRef,
-        rel: Rel,
-        data: Annotated[
-            dict[str, Any] | None,
-            Field(description="Ignored: an edge is named by its two nodes and its rel."),
-        ] = None,
-        scope: Scope = None,
-    ) -> CallToolResult:
-        del data  # accepted for symmetry with memory_link
-        return _ok(service(scope).unlink(from_ref, to_ref, rel).record())
+@_tool(
+    "memory_unlink",
+    _WRITE,
+    "Close the current typed edge from one node to another (its history is "
+    "kept). Returns the closed edge record.",
+)
+@_tool_errors
+def memory_unlink(
+    served: Served,
+    from_ref: FromRef,
+    to_ref: ToRef,
+    rel: Rel,
+    data: Annotated[
+        dict[str, Any] | None,
+        Field(description="Ignored: an edge is named by its two nodes and its rel."),
+    ] = None,
+    scope: Scope = None,
+) -> CallToolResult:
+    del data  # accepted for symmetry with memory_link
+    return _ok(served.session.service(scope).unlink(from_ref, to_ref, rel).record())
 
-    @server.tool(
-        name=NAVIGATE,
-        annotations=_READ,
-        description="Walk the graph from a node and return the edges found, as records "
-        '{"type": "edge", "from", "to", "rel", "direction", "hop"}. op "links": its out-edges; '
-        '"backlinks": its in-edges; "traverse": breadth-first to `depth` hops in `direction`. '
-        "Never fails: an unknown op, a node that is not found or any error returns []. At "
-        'most `limit` edges; when cut, a last record {"type": "truncated", "shown", "total"} '
-        "says so.",
-    )
-    def memory_navigate(
-        op: Annotated[
-            Literal["links", "backlinks", "traverse"],
-            Field(description="'links' (edges out of the node), 'backlinks' (edges into it) or "
-                  "'traverse' (breadth-first walk; see depth and direction)."),
-        ],
-        ref: Ref,
-        depth: Annotated[
-            int | None,
-            Field(description="traverse only: how many hops (default 2, clamped to 1-10)."),
-        ] = None,
-        direction: Annotated[
-            Literal["out", "in", "both"] | None,
-            Field(description="traverse only: follow edges 'out' (default), 'in' or 'both'."),
-        ] = None,
-        rels: Annotated[
-            list[str] | None,
-            Field(description="Only edges of these types, e.g. ['implements', 'links']. "
-                  "Omit for every type."),
-        ] = None,
-        as_of: AsOf = None,
-        scope: Scope = None,
-        all_scopes: Annotated[
-            bool,
-            Field(description="Cross into other scopes while walking (by default the walk "
-                  "stays in the start node's scope)."),
-        ] = False,
-        limit: Limit = DEFAULT_LIMIT,
-    ) -> CallToolResult:
-        try:
-            if op == "links":
-                d: int | None = 1
-                dirn: str | None = "out"
-            elif op == "backlinks":
-                d, dirn = 1, "in"
-            elif op == "traverse":
-                d, dirn = (2 if depth is None else depth), (direction or "out")
-            else:
-                return _ok([])
-            steps = service(scope).traverse(
-                ref, depth=d, direction=dirn, rels=rels, as_of=as_of, all_scopes=all_scopes
-            )
-            n = _clamp(limit)
-            records: list[dict[str, Any]] = [s.record() for s in steps[:n]]
-            if len(steps) > n:
-                records.append({"type": "truncated", "shown": n, "total": len(steps)})
-            return _ok(records)
-        except Exception:  # fail-safe by contract: the host never sees an error from navigate
+
+@_tool(
+    NAVIGATE,
+    _READ,
+    "Walk the graph from a node and return the edges found, as records "
+    '{"type": "edge", "from", "to", "rel", "direction", "hop"}. op "links": its out-edges; '
+    '"backlinks": its in-edges; "traverse": breadth-first to `depth` hops in `direction`. '
+    "Never fails: an unknown op, a node that is not found or any error returns []. At "
+    'most `limit` edges; when cut, a last record {"type": "truncated", "shown", "total"} '
+    "says so.",
+)
+def memory_navigate(
+    served: Served,
+    op: Annotated[
+        Literal["links", "backlinks", "traverse"],
+        Field(description="'links' (edges out of the node), 'backlinks' (edges into it) or "
+              "'traverse' (breadth-first walk; see depth and direction)."),
+    ],
+    ref: Ref,
+    depth: Annotated[
+        int | None,
+        Field(description="traverse only: how many hops (default 2, clamped to 1-10)."),
+    ] = None,
+    direction: Annotated[
+        Literal["out", "in", "both"] | None,
+        Field(description="traverse only: follow edges 'out' (default), 'in' or 'both'."),
+    ] = None,
+    rels: Annotated[
+        list[str] | None,
+        Field(description="Only edges of these types, e.g. ['implements', 'links']. "
+              "Omit for every type."),
+    ] = None,
+    as_of: AsOf = None,
+    scope: Scope = None,
+    all_scopes: Annotated[
+        bool,
+        Field(description="Cross into other scopes while walking (by default the walk "
+              "stays in the start node's scope)."),
+    ] = False,
+    limit: Limit = DEFAULT_LIMIT,
+) -> CallToolResult:
+    try:
+        if op == "links":
+            d: int | None = 1
+            dirn: str | None = "out"
+        elif op == "backlinks":
+            d, dirn = 1, "in"
+        elif op == "traverse":
+            d, dirn = (2 if depth is None else depth), (direction or "out")
+        else:
             return _ok([])
+        steps = served.session.service(scope).traverse(
+            ref, depth=d, direction=dirn, rels=rels, as_of=as_of, all_scopes=all_scopes
+        )
+        n = _clamp(limit)
+        records: list[dict[str, Any]] = [s.record() for s in steps[:n]]
+        if len(steps) > n:
+            records.append({"type": "truncated", "shown": n, "total": len(steps)})
+        return _ok(records)
+    except Exception:  # fail-safe by contract: the host never sees an error from navigate
+        return _ok([])
 
-    @server.tool(
-        name="graph_export",
-        annotations=_WRITE,
-        description="Write the whole graph as one self-contained HTML file a person can open "
-        "in a browser; returns the file's path.",
-    )
-    @_tool_errors
-    def graph_export(
-        out: Annotated[
-            str | None,
-            Field(description="Where to write the HTML file (default: $RYVEM_DATA_DIR/graph.html, "
-                  "i.e. ~/.ryvem/graph.html). A relative path is taken from the server's "
-                  "working directory."),
-        ] = None,
-        scope: Annotated[
-            str | None,
-            Field(description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>') or "
-                  "shape ('repo:*', 'board:*'). Omit for every scope."),
-        ] = None,
-    ) -> CallToolResult:
-        from ryvem.export import write_export  # loaded on first use: the page assets
 
-        if scope is not None:
-            parse_scope_filter(scope)  # a bad scope fails before the store is opened
-        out_path = Path(out).expanduser() if out else Settings.from_env().data_dir / "graph.html"
-        # Every scope is read, so the working directory's default scope does not matter.
-        return _ok(str(write_export(store.everywhere(), out_path.absolute(), scope=scope)))
+@_tool(
+    "graph_export",
+    _WRITE,
+    "Write the whole graph as one self-contained HTML file a person can open "
+    "in a browser, into the server's export folder; returns the file's path.",
+)
+@_tool_errors
+def graph_export(
+    served: Served,
+    out: Annotated[
+        str | None,
+        Field(description="The file name to write in the server's export folder, e.g. "
+              "'graph.html' (the default): a plain name ending in .html, no folders. The "
+              "folder is chosen by whoever starts the server (default "
+              "$RYVEM_DATA_DIR/exports)."),
+    ] = None,
+    scope: Annotated[
+        str | None,
+        Field(description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>') or "
+              "shape ('repo:*', 'board:*'). Omit for every scope."),
+    ] = None,
+) -> CallToolResult:
+    from ryvem.export import write_export  # loaded on first use: the page assets
 
+    if scope is not None:
+        parse_scope_filter(scope)  # a bad scope fails before the store is opened
+    name = "graph.html" if out is None else export_name(out)
+    folder = export_dir(Settings.from_env().data_dir, served.export_folder)
+    _make_private_folder(folder)
+    # Every scope is read, so the working directory's default scope does not matter.
+    return _ok(str(write_export(served.session.everywhere(), folder / name, scope=scope)))
+
+
+def build_server(
+    session: Session | None = None, *, export_folder: str | Path | None = None
+) -> RyvemMCPServer:
+    """The MCP server with ryvem's tools over ``session`` (default: the environment's store).
+
+    ``export_folder`` is where ``graph_export`` writes (``ryvem-mcp --export-dir``); see
+    :func:`ryvem.mcp.arguments.export_dir` for the default.
+    """
+    served = Served(session or open_session(), export_folder)
+    server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS)
+    for tool in _TOOLS:
+        server.tool(name=tool.name, annotations=tool.annotations, description=tool.description)(
+            _bound(tool, served)
+        )
+    seal(t.parameters for t in server._tool_manager.list_tools())
     return server
+
+
+def _make_private_folder(folder: Path) -> None:
+    """Create the export folder (0700, like the data dir) when it is missing."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise RyvemError(f"cannot create the export folder {folder}: {e.strerror or e}") from None
+    if not folder.is_dir():
+        raise RyvemError(f"the export folder {folder} is not a folder")
 
 
 def _usage() -> str:
     return (
-        "usage: ryvem-mcp              serve ryvem's memory tools over MCP (stdio)\n"
+        "usage: ryvem-mcp [--export-dir DIR]   serve ryvem's memory tools over MCP (stdio);\n"
+        "                                      graph_export writes only into DIR\n"
         "       ryvem-mcp graph …      run `ryvem graph …` (e.g. ryvem-mcp graph export)\n"
+        "       ryvem-mcp --version\n"
         f"environment: RYVEM_BACKEND ({'|'.join(BACKEND_NAMES)}), RYVEM_DATA_DIR, "
-        "RYVEM_NEO4J_URI, RYVEM_NEO4J_USER, RYVEM_NEO4J_PASSWORD, RYVEM_NEO4J_DATABASE"
+        "RYVEM_EXPORT_DIR (default $RYVEM_DATA_DIR/exports), RYVEM_NEO4J_URI, "
+        "RYVEM_NEO4J_USER, RYVEM_NEO4J_PASSWORD, RYVEM_NEO4J_DATABASE"
     )
 
 
 def main() -> None:
     """The ``ryvem-mcp`` console script."""
     args = sys.argv[1:]
+    export_folder: str | None = None
+    if args and (args[0] == "--export-dir" or args[0].startswith("--export-dir=")):
+        _flag, eq, value = args[0].partition("=")
+        if not eq:
+            if len(args) < 2:
+                print(f"error: --export-dir needs a folder\n{_usage()}", file=sys.stderr)
+                sys.exit(2)
+            value, args = args[1], args[2:]
+        else:
+            args = args[1:]
+        if not value:
+            print(f"error: --export-dir needs a folder\n{_usage()}", file=sys.stderr)
+            sys.exit(2)
+        export_folder = value
     if args:
+        if args[0] == "--version":
+            print(f"ryvem-mcp {__version__}")
+            return
         if args[0] == "graph":
             from ryvem.cli.app import main as cli_main
 
@@ -479,11 +607,11 @@ def main() -> None:
         if args[0] in ("-h", "--help"):
             print(_usage())
             return
-        print(f"error: unknown argument {args[0]!r}\n{_usage()}", file=sys.stderr)
+        print(f"error: unknown argument {args[0][:80]!r}\n{_usage()}", file=sys.stderr)
         sys.exit(2)
     session = open_session()
     try:
-        build_server(session).run()
+        build_server(session, export_folder=export_folder).run()
     except KeyboardInterrupt:
         pass
     finally:

@@ -479,7 +479,10 @@
     return e;
   }
   function overlaps(e, n) {
-    if (n.current) return e.current || showHistory;
+    // A current node's connections are its current edges to current nodes, as
+    // `ryvem graph links` walks them (a retired node's edges stay open, to return on revival).
+    var other = e.ea === n.e ? e.b : e.a;
+    if (n.current) return showHistory || (e.current && other.current);
     return e.f < n.u && (!e.u || e.u > n.f);
   }
 

@@ -1,0 +1,116 @@
+"""Writing one regular file atomically, never through or over a symlink or special file.
+
+:func:`write_atomic` is the only way ryvem writes a file a caller named (the HTML export).
+The rules, checked on the path itself (``lstat``, so a symlink is seen as one):
+
+* a **symbolic link** is refused, whatever it points to: ryvem never writes through a link
+  (the target could be any file the user can write, chosen by whoever planted the link) and
+  never replaces one (``--out /dev/stdout`` must not replace the system's link). Give the
+  link's target instead;
+* a **folder**, **device**, FIFO or socket is refused;
+* a missing file or an existing regular file is written as a temporary file beside it
+  (``O_EXCL``, mode 0600 then the umask's read bits), flushed, and renamed over the path, so
+  a reader sees the old file or the new one, never half of either. ``rename`` replaces the
+  directory entry itself: a symlink that appears at the path meanwhile is replaced, never
+  followed.
+
+A refusal is :class:`~ryvem.errors.InvalidInput` (exit 2); a file system that refuses the
+write (no such folder, read-only, permission, disk full) is one :class:`RyvemError` line.
+
+:func:`read_inside` is the other direction (the vault import): it reads a file only when it
+is a regular file inside a given root, so a planted symlink cannot read ``/etc/passwd``.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from ryvem.errors import InvalidInput, RyvemError
+
+__all__ = ["OutsideRoot", "check_target", "read_inside", "write_atomic"]
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def check_target(path: Path) -> None:
+    """Refuse a path that is not a missing file or an existing regular file."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise RyvemError(f"cannot write {path}: {e.strerror or e}") from None
+    mode = st.st_mode
+    if stat.S_ISLNK(mode):
+        raise InvalidInput(
+            f"{path} is a symbolic link; ryvem never writes through or over a link "
+            "(give the path of a regular file)"
+        )
+    if stat.S_ISDIR(mode):
+        raise InvalidInput(f"{path} is a folder; give the path of a file to write")
+    if not stat.S_ISREG(mode):
+        raise InvalidInput(
+            f"{path} is a device or special file; give the path of a regular file"
+        )
+
+
+def write_atomic(path: Path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically under the rules above; the absolute path."""
+    path = Path(path).absolute()
+    check_target(path)
+    folder = path.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise RyvemError(
+            f"cannot write {path}: cannot create a file in {folder} ({e.strerror or e})"
+        ) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a page is for reading
+        check_target(path)  # a link or folder planted meanwhile is still refused
+        os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise RyvemError(f"cannot write {path}: {e.strerror or e}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return folder.resolve() / path.name
+
+
+class OutsideRoot(OSError):
+    """A symlinked file whose target is not a file inside the root."""
+
+
+def read_inside(path: Path, root: Path) -> bytes:
+    """The bytes of ``path`` when it is a regular file inside ``root``; else OSError.
+
+    A symlink is followed only when its target (fully resolved) lies inside ``root``
+    (resolved); one pointing out of it, e.g. to ``/etc/passwd`` or ``~/.ssh``, or nowhere,
+    raises :class:`OutsideRoot`. The file is opened with ``O_NOFOLLOW`` and checked with
+    ``fstat`` on the open descriptor, so a link swapped in after the check is not followed
+    and a FIFO or device is never read (``O_NONBLOCK``: opening a FIFO does not wait).
+    """
+    target = Path(path)
+    if os.path.islink(path):
+        real = Path(os.path.realpath(path))
+        base = Path(os.path.realpath(root))
+        if not real.is_relative_to(base) or real == base:
+            raise OutsideRoot("is a symlink to a file outside the vault; skipped")
+        target = real
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    with os.fdopen(os.open(target, flags), "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise OSError("not a regular file")
+        return f.read()
