@@ -19,19 +19,8 @@ def counts_text(page: Any) -> str:
 
 
 def pixel(page: Any, version_id: str) -> list[int]:
-    """The canvas pixel (RGBA) at the centre of a node."""
-    return list(
-        page.evaluate(
-            """(id) => {
-                const c = document.getElementById('graph'), r = c.getBoundingClientRect();
-                const p = window.__ryvem.screenPos(id), d = window.devicePixelRatio || 1;
-                const px = c.getContext('2d').getImageData(
-                    Math.round((p.x - r.left) * d), Math.round((p.y - r.top) * d), 1, 1).data;
-                return Array.from(px);
-            }""",
-            version_id,
-        )
-    )
+    """The graph layer's pixel (RGBA) at the centre of a node (WebGL or 2D, read by the hook)."""
+    return list(hook(page, "pixel", version_id))
 
 
 def test_the_page_loads_from_disk_with_no_request_no_console_error_and_no_dialog(

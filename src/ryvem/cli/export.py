@@ -38,6 +38,15 @@ def export(
             show_default=False,
         ),
     ] = None,
+    with_history_bodies: Annotated[
+        bool,
+        typer.Option(
+            "--with-history-bodies",
+            help="Also embed the bodies of superseded and retired versions (the page always "
+            "holds every version's title and validity window; by default only current "
+            "versions carry their body).",
+        ),
+    ] = False,
 ) -> None:
     """Write every node version and edge to one self-contained HTML page; print its path."""
     with errors_to_exit():
@@ -46,7 +55,9 @@ def export(
         st = state(ctx)
         target = out if out is not None else st.settings().data_dir / "graph.html"
         # Every scope is read, so the working directory's default scope does not matter.
-        path = write_export(Service(st.repo()), target, scope=scope)
+        path = write_export(
+            Service(st.repo()), target, scope=scope, with_history_bodies=with_history_bodies
+        )
         typer.echo(str(path))
         if open_it:
             opened = False
