@@ -354,7 +354,7 @@
 
   function initGl() {
     if (forceCanvas) return false;
-    var opts = { antialias: true, alpha: false, premultipliedAlpha: false, preserveDrawingBuffer: false };
+    var opts = { antialias: false, alpha: false, premultipliedAlpha: false, preserveDrawingBuffer: false };
     gl = canvas.getContext("webgl2", opts) || canvas.getContext("webgl", opts);
     if (!gl) return false;
     var uint = gl instanceof (window.WebGL2RenderingContext || function () {}) || gl.getExtension("OES_element_index_uint");
@@ -472,7 +472,7 @@
 
   // Level of detail: when the graph is zoomed out past the fitted view, only the most
   // connected edges (up to EDGE_BUDGET) are drawn; all of them once zoomed in.
-  var EDGE_BUDGET = 60000;
+  var EDGE_BUDGET = 20000;
   function edgesToDraw(total) {
     if (total <= EDGE_BUDGET) return total;
     var base = fitted ? fitted.k : view.k, zoom = view.k / base;
@@ -636,25 +636,77 @@
     labelsDrawn = drawn;
   }
 
+  var drawn = { x: 0, y: 0, k: 1 }, shownTransform = "";
   function draw() {
     if (gl) drawGl(); else draw2d();
     positionsChanged = false;
     drawOverlay();
+    drawn.x = view.x; drawn.y = view.y; drawn.k = view.k;
+    dirty = false;
+    applyTransform();
+  }
+  // Between two drawings the last picture is moved and scaled by the compositor (a CSS
+  // transform), so panning and zooming never wait for a redraw of 100,000 nodes; the
+  // overlay (labels, rings) is cheap and is drawn at the current view every frame.
+  function applyTransform() {
+    var t = "";
+    if (drawn.x !== view.x || drawn.y !== view.y || drawn.k !== view.k) {
+      var sc = view.k / drawn.k;
+      t = "translate(" + (view.x - drawn.x * sc) + "px, " + (view.y - drawn.y * sc) + "px) scale(" + sc + ")";
+    }
+    if (t !== shownTransform) {
+      shownTransform = t;
+      canvas.style.transform = t;
+    }
   }
 
   // ---- the frame loop ------------------------------------------------------------------
-  var raf = 0, frames = 0, firstFrameAt = null;
-  function schedule() { if (!raf) raf = requestAnimationFrame(frame); }
+  // A redraw waits while the user pans or zooms (150 ms), while the GPU is still busy with
+  // the last one (a WebGL2 fence), and for as long as the last one took, so a slow
+  // (software) renderer gets at most half of the time and the page stays responsive.
+  var raf = 0, frames = 0, firstFrameAt = null, dirty = true, timer = 0;
+  var lastInteraction = -1e9, nextDrawAt = 0, fence = null, fenceAt = 0, cpuCost = 0;
+  function schedule() { dirty = true; if (!raf) raf = requestAnimationFrame(frame); }
+  function later(ms) {
+    if (timer) return;
+    timer = setTimeout(function () { timer = 0; if (!raf) raf = requestAnimationFrame(frame); }, ms);
+  }
+  function interacted() { lastInteraction = performance.now(); }
+  function gpuBusy(now) {
+    if (!fence) return false;
+    if (gl.getSyncParameter(fence, gl.SYNC_STATUS) !== gl.SIGNALED) return true;
+    gl.deleteSync(fence); fence = null;
+    nextDrawAt = now + (now - fenceAt) + cpuCost;
+    return false;
+  }
   function frame() {
     raf = 0;
-    if (autoFit) fit(sim.running ? 0.15 : 1);
-    var d0 = performance.now();
-    draw();
-    sim.drawMs = performance.now() - d0;
-    frames++;
-    if (firstFrameAt === null && nVis > 0 && !isNaN(pos[2 * visList[0]])) firstFrameAt = performance.now();
     if (playing) stepPlay();
+    if (autoFit) fit(sim.running ? 0.15 : 1);
+    var now = performance.now();
     if (playing || (autoFit && sim.running)) schedule();
+    if (!dirty) { applyTransform(); drawOverlay(); return; }
+    var wait = 0;
+    if (now - lastInteraction < 150) wait = 150 - (now - lastInteraction);
+    else if (gpuBusy(now)) wait = 16;
+    else if (now < nextDrawAt) wait = nextDrawAt - now;
+    if (wait > 0) { applyTransform(); drawOverlay(); later(wait); return; }
+    render(now);
+  }
+  function render(now) {
+    draw();
+    var end = performance.now();
+    cpuCost = end - now;
+    sim.drawMs = cpuCost;
+    nextDrawAt = end + cpuCost;
+    if (gl && gl.fenceSync) {
+      if (fence) gl.deleteSync(fence);
+      fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+      fenceAt = end;
+      gl.flush();
+    }
+    frames++;
+    if (firstFrameAt === null && nVis > 0 && !isNaN(pos[2 * visList[0]])) firstFrameAt = end;
   }
 
   // ---- the node panel --------------------------------------------------------------
@@ -849,7 +901,7 @@
     return best;
   }
   var drag = null;
-  function local(ev) { var r = canvas.getBoundingClientRect(); return { x: ev.clientX - r.left, y: ev.clientY - r.top }; }
+  function local(ev) { var r = overlay.getBoundingClientRect(); return { x: ev.clientX - r.left, y: ev.clientY - r.top }; }
   overlay.addEventListener("pointerdown", function (ev) {
     if (ev.button !== 0) return;
     var p = local(ev), n = nodeAt(p.x, p.y);
@@ -881,6 +933,7 @@
       port.postMessage({ type: "fix", i: drag.node, x: w.x, y: w.y });
     } else {
       view.x = drag.vx + p.x - drag.x; view.y = drag.vy + p.y - drag.y;
+      interacted();
     }
     schedule();
   });
@@ -907,6 +960,7 @@
     var k = Math.min(8, Math.max(0.002, view.k * Math.exp(-ev.deltaY * 0.0015)));
     view.k = k; view.x = p.x - w.x * k; view.y = p.y - w.y * k;
     autoFit = false;
+    interacted();
     schedule();
   }, { passive: false });
 
@@ -1117,22 +1171,22 @@
   function screenPos(id) {
     var n = byId.get(id);
     if (n === undefined || !vis[n]) return null;
-    var r = canvas.getBoundingClientRect();
+    var r = overlay.getBoundingClientRect();
     return { x: r.left + pos[2 * n] * view.k + view.x, y: r.top + pos[2 * n + 1] * view.k + view.y, r: rad[n] * view.k };
   }
   function pixel(id) { // RGBA of the graph layer at a node's centre (drawn now, then read)
     var p = screenPos(id);
     if (!p) return null;
-    var r = canvas.getBoundingClientRect();
+    var r = overlay.getBoundingClientRect();
     var x = Math.round((p.x - r.left) * dpr), y = Math.round((p.y - r.top) * dpr);
     if (autoFit) fit(sim.running ? 0.15 : 1);
     if (gl) {
-      drawGl();
+      draw();
       var out = new Uint8Array(4);
       gl.readPixels(x, canvas.height - 1 - y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
       return Array.from(out);
     }
-    draw2d();
+    draw();
     return Array.from(ctx.getImageData(x, y, 1, 1).data);
   }
   function counts() { return { nodes: nVis, edges: nEdgeLive + nEdgeGhost }; }
@@ -1186,7 +1240,7 @@
       return counts();
     }
   });
-  function settled() { return !sim.running && sim.doneSeq === sim.seq; }
+  function settled() { return !sim.running && sim.doneSeq === sim.seq && !dirty; }
 
   // ---- start -------------------------------------------------------------------------------
   setTheme(media && media.matches ? "dark" : "light");
