@@ -475,7 +475,7 @@
   var EDGE_BUDGET = 20000;
   function edgesToDraw(total) {
     if (total <= EDGE_BUDGET) return total;
-    var base = fitted ? fitted.k : view.k, zoom = view.k / base;
+    var base = fitted ? fitted.k : view.k, zoom = autoFit ? 1 : view.k / base;
     return Math.min(total, Math.round(EDGE_BUDGET * Math.max(1, zoom * zoom)));
   }
   var drawnEdges = 0;
