@@ -197,3 +197,19 @@ def test_the_canvas_fallback_draws_and_answers_clicks(sample: Sample, open_page:
     assert sum(abs(a - b) for a, b in zip(lit[:3], [247, 247, 245], strict=True)) > 150
     screenshot(page, "canvas-fallback")
     assert w.console_errors == []
+
+
+def test_without_a_worker_the_layout_runs_on_the_main_thread(
+    sample: Sample, open_page: Any
+) -> None:
+    """`#w=main` takes the path used where no worker can start: the same code, in slices."""
+    w = open_page(sample.url + "#w=main")
+    page = w.page
+    assert hook(page, "sim")["worker"] is False
+    assert hook(page, "sim")["ticks"] >= 300
+    assert hook(page, "counts") == {"nodes": 5, "edges": 5}
+    click_node(page, sample.ids["latency"])
+    assert page.inner_text("#p-title") == "Latency budget"
+    hook(page, "setInstant", hook(page, "timeline")["first"])
+    assert page.url.endswith("#w=main&t=" + hook(page, "timeline")["first"])
+    assert w.console_errors == []

@@ -204,6 +204,7 @@
   }
   (function startSim() {
     var workerSource = "(" + physics.toString() + ")(self);";
+    if (/(?:^#|&)w=main(?:&|$)/.test(location.hash)) { fallback(); return; } // for tests
     try {
       var url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
       var w = new Worker(url);
@@ -1071,7 +1072,9 @@
     document.documentElement.classList.toggle("past", instant !== null);
   }
   function writeFragment() {
-    var base = location.href.split("#")[0], keep = forceCanvas ? "r=canvas" : "";
+    var base = location.href.split("#")[0];
+    var keep = (location.hash.match(/(?:^#|&)(r=canvas|w=main)(?=&|$)/g) || [])
+      .map(function (x) { return x.replace(/^[#&]/, ""); }).join("&");
     var frag = instant === null ? keep : (keep ? keep + "&" : "") + "t=" + iso(instant);
     try { history.replaceState(null, "", frag ? base + "#" + frag : base); } catch (err) { /* a sandboxed page */ }
   }
