@@ -49,7 +49,7 @@ def bodies(html: str) -> list[str]:
     """Every version's body HTML, from the page's body blocks, in version order."""
     out: list[str] = []
     for block in BODIES_RE.findall(html):
-        out.extend(json.loads(block))
+        out.extend(e if isinstance(e, str) else e[0] for e in json.loads(block))
     return out
 
 
@@ -214,6 +214,8 @@ def test_past_bodies_are_left_out_unless_asked_for(svc: Service) -> None:
         titles.index("Cache in process")
     ]
     assert embedded(full)["historyBodies"] is True
+    entries = [e for b in BODIES_RE.findall(default) for e in json.loads(b)]
+    assert entries[titles.index("Cache in process")][1] == [["n", "1"]], "data rides with it"
 
 
 def test_bodies_come_in_blocks_of_a_thousand(tmp_path: Path) -> None:

@@ -114,8 +114,9 @@ def build_payload(
     when both of its ends are in the export. The encoding is columnar (format 2): a version
     is its index in ``nodes.id``, kinds, scopes and relations are indexes into ``strings``,
     times are microseconds as differences from the previous row (the first from ``t0``), and
-    a window's end is 0 when open, else its length + 1. ``bodies`` (one per version, "" when
-    empty) holds rendered HTML for current versions only, unless ``with_history_bodies``.
+    a window's end is 0 when open, else its length + 1. ``bodies`` has one entry per version:
+    its rendered HTML ("" when empty; current versions only unless ``with_history_bodies``),
+    or ``[html, data summary]`` when it has data. They go in the page's lazily read blocks.
     """
     filt = parse_scope_filter(scope)
     versions = sorted(
@@ -141,12 +142,14 @@ def build_payload(
     )
     times = [v.valid_from for v in versions] + [e.valid_from for e in edges]
     t0 = min(times) if times else 0
-    bodies = [
-        render_body(v.body, _wikilink_map(v.entity, links_from.get(v.entity, ()), v.valid_from))
-        if with_history_bodies or v.valid_to is None
-        else ""
-        for v in versions
-    ]
+    bodies: list[str | list[Any]] = []
+    for v in versions:
+        html = (
+            render_body(v.body, _wikilink_map(v.entity, links_from.get(v.entity, ()), v.valid_from))
+            if with_history_bodies or v.valid_to is None
+            else ""
+        )
+        bodies.append([html, _summary(v.data)] if v.data else html)
     nf = [v.valid_from for v in versions]
     ef = [e.valid_from for e in edges]
 
@@ -167,7 +170,6 @@ def build_payload(
         # Sparse columns: [index, value] pairs.
         "names": [[i, v.entity] for i, v in enumerate(versions)
                   if entity_of[v.entity] == i and v.entity != v.id],
-        "d": [[i, _summary(v.data)] for i, v in enumerate(versions) if v.data],
         "r": [[i, v.retired_reason] for i, v in enumerate(versions)
               if v.retired_reason is not None],
     }
@@ -203,7 +205,7 @@ def _csp(script: str) -> str:
     )
 
 
-def _body_blocks(bodies: list[str]) -> str:
+def _body_blocks(bodies: list[Any]) -> str:
     return "".join(
         f'<script type="application/json" id="ryvem-b{i // BODY_CHUNK}">'
         f"{json_for_script(bodies[i : i + BODY_CHUNK])}</script>\n"
@@ -216,7 +218,7 @@ def export_html(
 ) -> str:
     """The whole page as one string (same graph → same string)."""
     payload = build_payload(service, scope=scope, with_history_bodies=with_history_bodies)
-    bodies: list[str] = payload.pop("bodies")
+    bodies: list[Any] = payload.pop("bodies")
     css, js, page = _asset("graph.css"), _asset("graph.js"), _asset("page.html")
     js = js.replace("  // @include physics.js\n", _asset("physics.js"), 1)
     script = "\n" + js + "\n"

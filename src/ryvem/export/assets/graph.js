@@ -61,10 +61,12 @@
     }
   })();
   var entName = new Map(ND.names);
-  var dataOf = new Map(ND.d), reasonOf = new Map(ND.r);
+  var reasonOf = new Map(ND.r);
   function entityName(ent) { return entName.has(ent) ? entName.get(ent) : ids[ent]; }
-  var byId = new Map();
-  for (var i0 = 0; i0 < N; i0++) byId.set(ids[i0], i0);
+  var byIdMap = null, byId = { get: function (id) { // built on first use
+    if (!byIdMap) { byIdMap = new Map(); for (var i = 0; i < N; i++) byIdMap.set(ids[i], i); }
+    return byIdMap.get(id);
+  } };
   var byEntityName = null;
   function entityByName(name) {
     if (!byEntityName) {
@@ -147,9 +149,10 @@
   var scopes = S.filter(function (s, i) { for (var k = 0; k < N; k++) if (nScope[k] === i) return true; return false; });
   var hue = new Map(kinds.map(function (k) { var h = fnv1a(k); return [k, [h % 360, ((h >>> 12) % 3) - 1]]; }));
 
-  // ---- bodies: blocks of 1,000, parsed on first use ----------------------------------------
+  // ---- bodies and data: blocks of 1,000, parsed on first use -------------------------------
+  // An entry is the body's HTML, or [html, data summary] when the version has data.
   var BODY_CHUNK = 1000, bodyBlocks = [], bodyTextCache = new Map();
-  function bodyHtml(i) {
+  function entry(i) {
     var b = Math.floor(i / BODY_CHUNK);
     if (!bodyBlocks[b]) {
       var node = $("ryvem-b" + b);
@@ -157,6 +160,8 @@
     }
     return bodyBlocks[b][i - b * BODY_CHUNK] || "";
   }
+  function bodyHtml(i) { var e = entry(i); return typeof e === "string" ? e : e[0]; }
+  function dataPairs(i) { var e = entry(i); return typeof e === "string" ? [] : e[1]; }
   function bodyText(i) {
     var t = bodyTextCache.get(i);
     if (t === undefined) {
@@ -499,7 +504,7 @@
       edgesDirty = false;
     }
     var scale = [view.k / W, view.k / H], shift = [view.x / W, view.y / H]; // layout -> 0..1
-    var dim = matches !== null ? 0.25 : 1;
+    var dim = matches !== null ? 0.12 : 1; // aliased GL lines cover whole pixels: dim as much as nodes
     // edges
     gl.useProgram(glx.edgeProg);
     gl.uniform2fv(glx.u.escale, scale); gl.uniform2fv(glx.u.eshift, shift);
@@ -677,7 +682,7 @@
     if (!fence) return false;
     if (gl.getSyncParameter(fence, gl.SYNC_STATUS) !== gl.SIGNALED) return true;
     gl.deleteSync(fence); fence = null;
-    nextDrawAt = now + (now - fenceAt) + cpuCost;
+    nextDrawAt = now + (sim.running ? 2 : 1) * ((now - fenceAt) + cpuCost); // a third of the time while laying out
     return false;
   }
   function frame() {
@@ -751,7 +756,7 @@
         : "(no body)"));
     }
     if (reasonOf.has(n)) body.appendChild(el("p", "muted", "Retired: " + reasonOf.get(n)));
-    var data = $("p-data"), pairs = dataOf.get(n) || [];
+    var data = $("p-data"), pairs = dataPairs(n);
     data.textContent = "";
     pairs.forEach(function (pair) { data.appendChild(el("dt", "", pair[0])); data.appendChild(el("dd", "", pair[1])); });
     $("p-data-h").hidden = data.hidden = pairs.length === 0;
@@ -1251,10 +1256,16 @@
   initSim();
   started = true;
   instant = fragmentInstant();
-  var tl = timeline();
-  if (instant !== null && tl.length && instant >= tl[tl.length - 1]) instant = null;
-  speedSel.value = String(defaultSpeed());
-  showInstant();
-  $("timebar").hidden = tl.length < 2;
-  recompute(1);
+  // The rest in later tasks, so no single task holds the page for long: the first picture,
+  // then the timeline (a sort of every start and end).
+  setTimeout(function () {
+    recompute(1);
+    setTimeout(function () {
+      var tl = timeline();
+      if (instant !== null && tl.length && instant >= tl[tl.length - 1]) setInstantValue(null);
+      speedSel.value = String(defaultSpeed());
+      showInstant();
+      $("timebar").hidden = tl.length < 2;
+    }, 0);
+  }, 0);
 })();
