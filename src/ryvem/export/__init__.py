@@ -1,9 +1,13 @@
 """``ryvem graph export``: the whole graph as one self-contained, deterministic HTML page.
 
-The page holds every node version (current and superseded) and every edge, read through the
-service, plus its own CSS and JavaScript (``assets/``: a hand-written Barnes-Hut force
-layout on a canvas, no third-party code). It makes no network request: a
-Content-Security-Policy allows only the page's own script (by hash) and inline styles.
+The page holds every node version (current and superseded) with its validity window and
+every edge, read through the service, in a compact columnar encoding (format 2: ids as
+indexes, strings interned, times as deltas), plus its own CSS and JavaScript (``assets/``:
+WebGL drawing with a 2D-canvas fallback, a Barnes-Hut force layout in a Web Worker made from
+an inline blob, a time slider; no third-party code). Bodies (current versions only, unless
+``with_history_bodies``) and data summaries sit in blocks of :data:`BODY_CHUNK` that the page
+parses on demand. It makes no network request: a Content-Security-Policy allows only the
+page's own script (by hash), inline styles and ``blob:`` workers.
 
 Determinism: rows are ordered by id, JSON keys are sorted, nothing depends on the clock or
 the machine, and the layout is seeded in the page — the same graph always gives the same
