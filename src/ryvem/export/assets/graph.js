@@ -682,7 +682,8 @@
     if (!fence) return false;
     if (gl.getSyncParameter(fence, gl.SYNC_STATUS) !== gl.SIGNALED) return true;
     gl.deleteSync(fence); fence = null;
-    nextDrawAt = now + (sim.running ? 2 : 1) * ((now - fenceAt) + cpuCost); // a third of the time while laying out
+    // as long again (twice while laying out), but the picture moves at least once a second
+    nextDrawAt = now + Math.min(1000, (sim.running ? 2 : 1) * ((now - fenceAt) + cpuCost));
     return false;
   }
   function frame() {
