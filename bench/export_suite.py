@@ -1,6 +1,16 @@
-"""Export: generation time and size of the HTML page for a 10,000-node / 30,000-edge graph,
-then, in headless Chromium, time to first paint and layout ticks per second (read through
-the page's read-only test hook ``window.__ryvem``)."""
+"""Export: the HTML page at 10,000 and 100,000 nodes (3 edges per node), today's page (format
+2: WebGL, layout in a worker) next to the page before issue 17 (format 1, kept frozen in
+``bench/export_v1``).
+
+Per size and page: file size and generation time; then in headless Chromium (SwiftShader
+WebGL in the GPU process, as the browser tests run it): time to the first drawn frame and to
+the first layout tick, time to a settled layout (capped), frames per second while the layout
+runs and while panning, layout ticks per second, the longest main-thread task (a
+``longtask`` PerformanceObserver installed before the page's script), the page's JS heap
+(CDP ``Performance.getMetrics``; the layout worker's heap is not in it) and, for today's page,
+how long moving the time slider takes to redraw. Figures are read through the pages'
+read-only test hook ``window.__ryvem``.
+"""
 
 from __future__ import annotations
 
@@ -17,89 +27,204 @@ from ryvem.application.service import Service
 from ryvem.export import write_export
 
 CHROMIUM = os.environ.get("RYVEM_BENCH_CHROMIUM", "/usr/bin/chromium")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--use-angle=swiftshader",
+               "--enable-unsafe-swiftshader", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+# Installed before the page's own script (CDP, not subject to the page's CSP).
+PROBE = """
+window.__bench = { long: [], raf: 0, counting: false };
+try {
+  new PerformanceObserver(function (list) {
+    list.getEntries().forEach(function (e) {
+      window.__bench.long.push([e.startTime, e.duration]);
+    });
+  }).observe({ type: "longtask", buffered: true });
+} catch (e) {}
+window.__benchCount = function (on) {
+  var b = window.__bench;
+  if (on && !b.counting) {
+    b.counting = true; b.raf = 0;
+    (function tick() { if (!b.counting) return; b.raf++; requestAnimationFrame(tick); })();
+  }
+  if (!on) b.counting = false;
+  return b.raf;
+};
+"""
 
 
 def run(tmp: Path, cfg: dict[str, Any], *, browser: bool) -> tuple[list[Row], dict[str, Any]]:
-    n = cfg["export_n"]
+    sizes = cfg.get("export_sizes") or (cfg["export_n"],)
+    rows: list[Row] = []
+    info: dict[str, Any] = {}
+    for n in sizes:
+        r, i = _one_size(tmp, n, cfg, browser=browser)
+        rows.extend(r)
+        info[str(n)] = i
+    return rows, info
+
+
+def _one_size(tmp: Path, n: int, cfg: dict[str, Any], *, browser: bool
+              ) -> tuple[list[Row], dict[str, Any]]:
+    from bench import export_v1
+
     w = Workload(Spec(n=n, seed=31, edges_per_node=3, links_per_body=0.0, chain_share=0.0,
                       long_chains=0))
-    repo = SqliteRepository.open(tmp / "export.db")
+    db = tmp / f"export-{n}.db"
+    repo = SqliteRepository.open(db)
     svc = Service(repo)
     import_workload(svc, w)
     st = svc.stats()
     edges = st.edges_current + st.edges_closed
-    out = tmp / "graph.html"
-    write_export(svc, out)  # warm-up (imports, caches)
-    secs, _ = timed(lambda: write_export(svc, out))
+    label = f"export {st.current_rows:,} nodes / {edges:,} edges"
+    pages: dict[str, dict[str, Any]] = {}
+    out_new, out_old = tmp / f"graph-{n}.html", tmp / f"graph-{n}-v1.html"
+    if n <= 20_000:  # warm-up (imports, caches); at 100k one run is long enough
+        write_export(svc, out_new)
+    secs_new, _ = timed(lambda: write_export(svc, out_new))
+    again = tmp / f"graph-{n}-again.html"
+    write_export(svc, again)
+    same = again.read_bytes() == out_new.read_bytes()
+    again.unlink()
+    secs_old, _ = timed(lambda: export_v1.write_export(svc, out_old))
     repo.close()
-    size = out.stat().st_size
-    info: dict[str, Any] = {"nodes": st.current_rows, "edges": edges, "seconds": secs,
-                            "bytes": size}
-    rows = [Row("export", f"export {st.current_rows:,} nodes / {edges:,} edges: generation",
-                Figure("ryvem", note=f"{secs:.2f} s, {size / 2**20:.1f} MiB"),
-                extra=info)]
-    if not browser:
-        rows.append(Row("export", "export in Chromium", Figure("ryvem", note="skipped: "
-                                                                "--no-browser")))
-        info["browser"] = "skipped: --no-browser"
-        return rows, info
-    if not Path(CHROMIUM).exists():
-        rows.append(Row("export", "export in Chromium",
-                        Figure("ryvem", note=f"skipped: no Chromium at {CHROMIUM}")))
-        info["browser"] = f"skipped: no Chromium at {CHROMIUM}"
-        return rows, info
-    info["browser"] = _browser(out, cfg["browser_seconds"])
-    b = info["browser"]
-    rows.append(Row("export", "export in headless Chromium: first paint / hook ready",
-                    Figure("ryvem", note=f"FCP {b['first_contentful_paint_ms']:.0f} ms, "
-                           f"first tick {b['first_tick_ms']:.0f} ms"), extra=b))
-    if b["window_s"] > 0:
-        fig = Figure.of_rate("ryvem", b["ticks"], b["window_s"], "ticks/s")
-    else:
-        fig = Figure("ryvem", note=f"settled before the first sample ({b['total_ticks']} ticks)")
-    rows.append(Row("export", f"export in headless Chromium: layout ({b['window_s']:.1f} s "
-                    "window)", fig))
-    return rows, info
+    pages["new"] = {"seconds": secs_new, "bytes": out_new.stat().st_size, "same_bytes": same}
+    pages["v1"] = {"seconds": secs_old, "bytes": out_old.stat().st_size}
+    rows: list[Row] = []
+    for key, name in (("new", "today"), ("v1", "before #17")):
+        p = pages[key]
+        rows.append(Row("export", f"{label}: generation, {name}",
+                        Figure("ryvem", note=f"{p['seconds']:.2f} s, {p['bytes'] / 2**20:.1f} MiB"
+                               + (", same bytes twice" if p.get("same_bytes") else "")),
+                        extra=p))
+    if not browser or not Path(CHROMIUM).exists():
+        why = "--no-browser" if not browser else f"no Chromium at {CHROMIUM}"
+        rows.append(Row("export", f"{label}: in Chromium", Figure("ryvem", note=f"skipped: {why}")))
+        return rows, {"nodes": st.current_rows, "edges": edges, "pages": pages, "browser": why}
+    big = n > 20_000
+    settle_cap = 90.0 if big else 60.0
+    pages["new"]["browser"] = _browser(out_new, legacy=False, settle_cap=settle_cap,
+                                       slider=not big)
+    pages["v1"]["browser"] = _browser(out_old, legacy=True, settle_cap=min(settle_cap, 60.0),
+                                      slider=False)
+    for key, name in (("new", "today"), ("v1", "before #17")):
+        b = pages[key]["browser"]
+        settled = (f"settled {b['settled_s']:.1f} s" if b["settled_s"] is not None
+                   else f"not settled in {b['settle_cap_s']:.0f} s")
+        note = (f"first frame {b['first_frame_ms']:.0f} ms, first tick {b['first_tick_ms']:.0f} ms"
+                f", {settled}, {b['ticks_per_s']:.1f} ticks/s, {b['layout_fps']:.0f} fps while "
+                f"laying out ({b['layout_draws_per_s']:.0f} redraws/s), {b['pan_fps']:.0f} fps "
+                f"panning, longest task {b['longest_task_ms']:.0f} ms (after the first frame "
+                f"{b['longest_task_after_first_frame_ms']:.0f} ms) "
+                f"({b['long_tasks_over_200ms']} > 200 ms), JS heap {b['js_heap_mb']:.0f} MB")
+        if b.get("slider_ms") is not None:
+            note += f", slider redraw max {b['slider_ms']:.0f} ms"
+        rows.append(Row("export", f"{label}: in headless Chromium, {name}",
+                        Figure("ryvem", note=note), extra=b))
+    return rows, {"nodes": st.current_rows, "edges": edges, "pages": pages,
+                  "loadavg_after": os.getloadavg()}
 
 
-def _browser(page_path: Path, seconds: float) -> dict[str, Any]:
+def _browser(page_path: Path, *, legacy: bool, settle_cap: float, slider: bool
+             ) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
+    drawn = ("() => window.__ryvem && window.__ryvem.sim().ticks > 0" if legacy else
+             "() => !!(window.__ryvem && window.__ryvem.frames().firstFrameMs !== null)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         try:
-            page = b.new_page(viewport={"width": 1280, "height": 800})
+            ctx = b.new_context(viewport={"width": 1280, "height": 800})
+            ctx.add_init_script(PROBE)
+            page = ctx.new_page()
+            cdp = ctx.new_cdp_session(page)
+            cdp.send("Performance.enable")
             t0 = time.perf_counter()
-            page.goto(page_path.as_uri(), wait_until="load", timeout=120_000)
-            page.wait_for_function("window.__ryvem && window.__ryvem.sim().ticks > 0",
-                                   timeout=120_000, polling=5)
+            page.goto(page_path.as_uri(), wait_until="commit", timeout=180_000)
+            _poll(page, drawn, 180.0, 0.005)
+            first_frame = (time.perf_counter() - t0) * 1e3
+            _poll(page, "() => window.__ryvem.sim().ticks > 0", 180.0, 0.005)
             first_tick = (time.perf_counter() - t0) * 1e3
-            paints = dict(page.evaluate(
-                "performance.getEntriesByType('paint').map(e => [e.name, e.startTime])"))
-            # Poll the hook: ticks per second while the layout runs (it stops when settled).
-            samples = [(time.perf_counter(), page.evaluate("window.__ryvem.sim()"))]
-            end = samples[0][0] + seconds
-            while time.perf_counter() < end and samples[-1][1]["running"]:
+            in_page = {} if legacy else page.evaluate("() => window.__ryvem.frames()")
+            # While the layout runs: browser frames (rAF) and the page's own redraws.
+            page.evaluate("() => window.__benchCount(true)")
+            s0 = page.evaluate("() => window.__ryvem.sim()")
+            f0 = 0 if legacy else page.evaluate("() => window.__ryvem.frames().frames")
+            w0 = time.perf_counter()
+            page.wait_for_timeout(3000)
+            s1 = page.evaluate("() => window.__ryvem.sim()")
+            f1 = 0 if legacy else page.evaluate("() => window.__ryvem.frames().frames")
+            raf = page.evaluate("() => window.__benchCount(false)")
+            win = time.perf_counter() - w0
+            ticks_per_s = (s1["ticks"] - s0["ticks"]) / win
+            layout_fps = raf / win
+            layout_draws = (f1 - f0) / win if not legacy else layout_fps
+            # Settled?
+            settled_s = None
+            deadline = t0 + settle_cap
+            while time.perf_counter() < deadline:
+                if page.evaluate("() => window.__ryvem.settled()"):
+                    settled_s = time.perf_counter() - t0
+                    break
                 page.wait_for_timeout(100)
-                samples.append((time.perf_counter(), page.evaluate("window.__ryvem.sim()")))
-            running = [s for s in samples if s[1]["running"]] or samples[:1]
-            last = samples[-1] if samples[-1][1]["running"] else samples[min(len(running),
-                                                                             len(samples) - 1)]
-            window = last[0] - samples[0][0]
-            ticks = last[1]["ticks"] - samples[0][1]["ticks"]
-            s1 = samples[-1][1]
-            counts = page.evaluate("window.__ryvem.totals()")
+            # Panning: drag the empty corner of the canvas for 3 s.
+            page.mouse.move(640, 420)
+            page.mouse.down()
+            page.evaluate("() => window.__benchCount(true)")
+            p0 = time.perf_counter()
+            i = 0
+            while time.perf_counter() - p0 < 3.0:
+                i += 1
+                page.mouse.move(640 + 200 * ((i // 40) % 2 * 2 - 1) * ((i % 40) / 40),
+                                420 + (i % 7))
+            raf = page.evaluate("() => window.__benchCount(false)")
+            pan_fps = raf / (time.perf_counter() - p0)
+            page.mouse.up()
+            slider_ms = None
+            if slider and not legacy:
+                slider_ms = _slider(page)
+            longs = page.evaluate("() => window.__bench.long")
+            metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            renderer = "canvas (2D)" if legacy else page.evaluate("() => window.__ryvem.renderer()")
+            worker = False if legacy else s1.get("worker", False)
         finally:
             b.close()
     return {
-        "first_paint_ms": paints.get("first-paint", float("nan")),
-        "first_contentful_paint_ms": paints.get("first-contentful-paint", float("nan")),
-        "first_tick_ms": first_tick,
-        "ticks": ticks,
-        "total_ticks": s1["ticks"],
-        "window_s": window,
-        "still_running": s1["running"],
-        "totals": counts,
+        "renderer": renderer, "worker": worker,
+        "first_frame_ms": first_frame, "first_tick_ms": first_tick, "in_page": in_page,
+        "settled_s": settled_s, "settle_cap_s": settle_cap,
+        "ticks_per_s": ticks_per_s, "layout_fps": layout_fps, "layout_draws_per_s": layout_draws,
+        "pan_fps": pan_fps, "pan_moves": i,
+        "longest_task_ms": max((d for _, d in longs), default=0.0),
+        # after the first drawn frame (in-page clock; the format-1 page has no such mark)
+        "longest_task_after_first_frame_ms": max(
+            (d for t, d in longs if t >= (in_page.get("firstFrameMs") or 0)), default=0.0),
+        "long_tasks_over_200ms": sum(1 for _, d in longs if d > 200),
+        "long_tasks": longs[:50],
+        "js_heap_mb": metrics.get("JSHeapUsedSize", 0) / 2**20,
+        "slider_ms": slider_ms,
     }
+
+
+def _slider(page: Any) -> float:
+    """The slowest of five slider moves: setInstant, then the next two frames."""
+    times = page.evaluate("""async () => {
+        const t = window.__ryvem.timeline(), n = t.instants.length, out = [];
+        for (const f of [0.1, 0.3, 0.5, 0.7, 0.9]) {
+            const a = performance.now();
+            window.__ryvem.setInstant(t.instants[Math.floor(f * (n - 1))]);
+            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+            out.push(performance.now() - a);
+        }
+        window.__ryvem.setInstant("now");
+        return out;
+    }""")
+    return float(max(times))
+
+
+def _poll(page: Any, js: str, timeout: float, every: float) -> None:
+    deadline = time.perf_counter() + timeout
+    while not page.evaluate(js):
+        if time.perf_counter() > deadline:
+            raise TimeoutError(js)
+        time.sleep(every)

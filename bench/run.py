@@ -30,16 +30,18 @@ SCALES: dict[str, dict[str, Any]] = {
     "tiny": dict(n=500, mem_sizes=(200, 500), supersedes=100, queries=20, gets=200,
                  starts=10, deep_starts=5, cte_starts=5, naive_starts=3, cte_cap_s=0.5,
                  backlink_sizes=(200, 1000), backlink_reps=20, scan_reps=2,
-                 neo4j_n=300, neo4j_dense_n=200, export_n=300, browser_seconds=1.0),
+                 neo4j_n=300, neo4j_dense_n=200, export_n=300, export_sizes=(300,),
+                 browser_seconds=1.0),
     "small": dict(n=10_000, mem_sizes=(2_000, 10_000), supersedes=1_000, queries=100,
                   gets=2_000, starts=100, deep_starts=20, cte_starts=20, naive_starts=5,
                   cte_cap_s=2.0, backlink_sizes=(200, 10_000), backlink_reps=200, scan_reps=5,
-                  neo4j_n=2_000, neo4j_dense_n=1_000, export_n=10_000, browser_seconds=5.0),
+                  neo4j_n=2_000, neo4j_dense_n=1_000, export_n=10_000,
+                  export_sizes=(10_000,), browser_seconds=5.0),
     "full": dict(n=100_000, mem_sizes=(5_000, 25_000), supersedes=2_000, queries=100,
                  gets=2_000, starts=100, deep_starts=5, cte_starts=5, naive_starts=5,
                  cte_cap_s=2.0, backlink_sizes=(200, 10_000), backlink_reps=200,
                  scan_reps=5, neo4j_n=5_000, neo4j_dense_n=2_000, export_n=10_000,
-                 browser_seconds=5.0),
+                 export_sizes=(10_000, 100_000), browser_seconds=5.0),
 }
 
 

@@ -27,10 +27,14 @@ from ryvem.export import write_export
 from .pagehelp import wait_until
 
 CHROMIUM = os.environ.get("RYVEM_TEST_CHROMIUM", "/usr/bin/chromium")
+# WebGL through SwiftShader in the GPU process (software, like a machine without a GPU): with
+# --disable-gpu the compositor reads the WebGL canvas back every frame and Chromium logs a
+# "GPU stall due to ReadPixels" driver warning the page did not cause.
 LAUNCH_ARGS = [
     "--headless",
     "--no-sandbox",
-    "--disable-gpu",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
     "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",
@@ -151,7 +155,8 @@ class Watched:
 def _watch(context: Any) -> Watched:
     page = context.new_page()
     w = Watched(page)
-    page.on("request", lambda r: w.requests.append(r.url))
+    # The layout worker's script is a blob: URL made in the page (memory, not the network).
+    page.on("request", lambda r: None if r.url.startswith("blob:") else w.requests.append(r.url))
     page.on(
         "console",
         lambda m: w.console_errors.append(m.text) if m.type in ("error", "warning") else None,

@@ -87,6 +87,13 @@ def test_a_ten_thousand_node_graph_opens_counts_and_answers_a_click(
         next_frame(page)
         assert hook(page, "selected") == target
         assert page.is_visible("#panel")
+        # The time slider at this size: halfway through, about half of the nodes were there.
+        instants = hook(page, "timeline")["instants"]
+        assert len(instants) == NODES + EDGES
+        half = hook(page, "setInstant", instants[NODES // 2])
+        assert 500 < half["nodes"] < 750 and half["edges"] == 0, half
+        assert hook(page, "setInstant", "now")["nodes"] == 1250
+        assert hook(page, "renderer") == "webgl" and hook(page, "sim")["worker"] is True
         assert errors == []
     finally:
         context.close()

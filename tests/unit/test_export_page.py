@@ -17,6 +17,7 @@ from ryvem.export import build_payload, export_html, json_for_script, write_expo
 
 BOARD = "board:ideas"
 DATA_RE = re.compile(r'<script type="application/json" id="ryvem-data">(.*?)</script>', re.S)
+BODIES_RE = re.compile(r'<script type="application/json" id="ryvem-b\d+">(.*?)</script>', re.S)
 
 
 @pytest.fixture
@@ -42,6 +43,24 @@ def embedded(html: str) -> dict[str, object]:
     assert m is not None
     data: dict[str, object] = json.loads(m.group(1))
     return data
+
+
+def bodies(html: str) -> list[str]:
+    """Every version's body HTML, from the page's body blocks, in version order."""
+    out: list[str] = []
+    for block in BODIES_RE.findall(html):
+        out.extend(e if isinstance(e, str) else e[0] for e in json.loads(block))
+    return out
+
+
+def windows(cols: dict[str, list[int]], t0: int) -> list[tuple[int, int | None]]:
+    """Decode a format-2 column pair: deltas of starts, and 0 / length + 1 for ends."""
+    out: list[tuple[int, int | None]] = []
+    t = t0
+    for df, u in zip(cols["f"], cols["u"], strict=True):
+        t += df
+        out.append((t, None if u == 0 else t + u - 1))
+    return out
 
 
 def test_two_exports_of_the_same_graph_are_byte_identical(svc: Service, tmp_path: Path) -> None:
@@ -73,29 +92,45 @@ def test_a_changed_graph_changes_the_file(svc: Service) -> None:
 
 
 def test_every_version_and_every_edge_is_in_the_page(svc: Service) -> None:
-    """Superseded and retired versions and every edge (supersedes too) are embedded."""
+    """Superseded and retired versions and every edge (supersedes too) are embedded, with
+    their validity windows (format 2: columns, ids as indexes, strings interned)."""
     data = embedded(export_html(svc))
     nodes = data["nodes"]
     edges = data["edges"]
-    assert isinstance(nodes, list) and isinstance(edges, list)
-    all_versions = sorted(v.id for batch in svc.iter_graph() for v, _ in batch)
-    all_edges = sorted(e.id for batch in svc.iter_edges() for e in batch)
-    assert [n["id"] for n in nodes] == all_versions
-    assert [e["id"] for e in edges] == all_edges
-    assert {e["rel"] for e in edges} == {"supersedes", "links", "about"}
-    superseded = [n for n in nodes if "sb" in n]
-    assert [n["t"] for n in superseded] == ["Cache with Redis"]
-    assert [n["t"] for n in nodes if "u" in n and "sb" not in n] == ["Old"]
+    strings = data["strings"]
+    assert isinstance(nodes, dict) and isinstance(edges, dict) and isinstance(strings, list)
+    versions = sorted((v for batch in svc.iter_graph() for v, _ in batch), key=lambda v: v.id)
+    all_edges = sorted((e for batch in svc.iter_edges() for e in batch), key=lambda e: e.id)
+    assert nodes["id"] == [v.id for v in versions]
+    t0 = data["t0"]
+    assert isinstance(t0, int)
+    assert windows(nodes, t0) == [(v.valid_from, v.valid_to) for v in versions]
+    assert windows(edges, t0) == [(e.valid_from, e.valid_to) for e in all_edges]
+    rels = [strings[r] for r in edges["rel"]]
+    assert rels == [e.rel for e in all_edges]
+    assert set(rels) == {"supersedes", "links", "about"}
+    ids = nodes["id"]
+    ent = nodes["ent"]
+    for e, a, b in zip(all_edges, edges["a"], edges["b"], strict=True):
+        if e.rel == "supersedes":
+            assert (ids[a], ids[b]) == (e.src, e.dst)
+        else:  # an entity is the index of its first version
+            assert (versions[a].entity, versions[b].entity) == (e.src, e.dst)
+            assert ent[a] == a and ent[b] == b
+    titles = nodes["t"]
+    assert [titles[i] for i, sb in enumerate(nodes["sb"]) if sb >= 0] == ["Cache with Redis"]
+    retired = [titles[i] for i, u in enumerate(nodes["u"]) if u and nodes["sb"][i] < 0]
+    assert retired == ["Old"]
 
 
 def test_a_scope_narrows_the_export_and_drops_edges_leaving_it(svc: Service) -> None:
     """`scope` keeps one scope's versions and the edges between them."""
     data = build_payload(svc, scope=BOARD)
-    assert [n["t"] for n in data["nodes"]] == ["Idea"]
-    assert data["edges"] == []
+    assert data["nodes"]["t"] == ["Idea"]
+    assert data["edges"]["rel"] == []
     glob = build_payload(svc, scope="global")
-    assert "Idea" not in [n["t"] for n in glob["nodes"]]
-    assert len(glob["edges"]) == 3
+    assert "Idea" not in glob["nodes"]["t"]
+    assert len(glob["edges"]["rel"]) == 3
 
 
 def test_embedded_json_cannot_close_its_script_element() -> None:
@@ -108,14 +143,17 @@ def test_embedded_json_cannot_close_its_script_element() -> None:
 
 
 def test_a_hostile_body_does_not_end_the_data_block(svc: Service) -> None:
-    """The page has exactly its two script elements however the nodes are written."""
+    """The page has exactly its own script elements (data, body blocks, code) however the
+    nodes are written."""
     html = export_html(svc)
-    assert html.lower().count("<script") == 2
-    assert html.lower().count("</script") == 2
+    blocks = len(BODIES_RE.findall(html))
+    assert blocks == 1
+    assert html.lower().count("<script") == 2 + blocks
+    assert html.lower().count("</script") == 2 + blocks
     nodes = embedded(html)["nodes"]
-    assert isinstance(nodes, list)
-    idea = next(n for n in nodes if n["t"] == "Idea")
-    assert idea["h"] == "<p>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>\n"
+    assert isinstance(nodes, dict)
+    idea = nodes["t"].index("Idea")
+    assert bodies(html)[idea] == "<p>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>\n"
 
 
 def test_the_page_references_nothing_outside_itself(svc: Service) -> None:
@@ -159,4 +197,57 @@ def test_an_empty_graph_exports_a_page_with_no_nodes(tmp_path: Path) -> None:
         data = embedded(export_html(Service(repo)))
     finally:
         repo.close()
-    assert data["nodes"] == [] and data["edges"] == []
+    nodes, edges = data["nodes"], data["edges"]
+    assert isinstance(nodes, dict) and isinstance(edges, dict)
+    assert nodes["id"] == [] and edges["rel"] == []
+
+
+def test_past_bodies_are_left_out_unless_asked_for(svc: Service) -> None:
+    """Every version's title and window is embedded; a past version's body only with
+    ``with_history_bodies`` (``--with-history-bodies``)."""
+    default, full = export_html(svc), export_html(svc, with_history_bodies=True)
+    titles = embedded(default)["nodes"]["t"]  # type: ignore[index]
+    old = titles.index("Cache with Redis")
+    assert bodies(default)[old] == ""
+    assert "latency" in bodies(full)[old]
+    assert bodies(default)[titles.index("Cache in process")] == bodies(full)[
+        titles.index("Cache in process")
+    ]
+    assert embedded(full)["historyBodies"] is True
+    entries = [e for b in BODIES_RE.findall(default) for e in json.loads(b)]
+    assert entries[titles.index("Cache in process")][1] == [["n", "1"]], "data rides with it"
+
+
+def test_bodies_come_in_blocks_of_a_thousand(tmp_path: Path) -> None:
+    """The page parses only the body blocks it needs: 2,500 versions make three blocks."""
+    from ryvem.domain.model import NodeVersion
+
+    repo = SqliteRepository.open(tmp_path / "many.db")
+    try:
+        repo.load(
+            [
+                (NodeVersion(id=f"{i:024x}", entity=f"{i:024x}", kind="page", scope="global",
+                             title=f"P{i}", body=f"body {i}", valid_from=1_000 + i), ())
+                for i in range(2500)
+            ],
+            [],
+        )
+        html = export_html(Service(repo))
+    finally:
+        repo.close()
+    assert [len(json.loads(b)) for b in BODIES_RE.findall(html)] == [1000, 1000, 500]
+    assert bodies(html)[2499] == "<p>body 2499</p>\n"
+
+
+def test_the_csp_lets_the_layout_worker_start_from_a_blob_and_nothing_else(svc: Service) -> None:
+    """`worker-src blob:` is the one addition; every other directive stays closed."""
+    html = export_html(svc)
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+    assert csp is not None
+    directives = dict(d.strip().split(" ", 1) for d in csp.group(1).split(";"))
+    assert directives["worker-src"] == "blob:"
+    assert directives["default-src"] == "'none'"
+    assert directives["img-src"] == "data:"
+    assert directives["style-src"] == "'unsafe-inline'"
+    assert directives["script-src"].startswith("'sha256-")
+    assert "connect-src" not in directives

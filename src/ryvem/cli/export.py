@@ -39,6 +39,15 @@ def export(
             show_default=False,
         ),
     ] = None,
+    with_history_bodies: Annotated[
+        bool,
+        typer.Option(
+            "--with-history-bodies",
+            help="Also embed the bodies of superseded and retired versions (the page always "
+            "holds every version's title and validity window; by default only current "
+            "versions carry their body).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Write every node version and edge to one self-contained HTML page; print its path."""
@@ -48,7 +57,10 @@ def export(
         st = state(ctx)
         target = out if out is not None else st.settings().data_dir / "graph.html"
         # Every scope is read, so the working directory's default scope does not matter.
-        path = write_export(st.session().everywhere(), target, scope=scope)
+        path = write_export(
+            st.session().everywhere(), target, scope=scope,
+            with_history_bodies=with_history_bodies,
+        )
         if as_json:
             echo_json({"type": "export", "path": str(path), "scope": scope or "*"})
         else:

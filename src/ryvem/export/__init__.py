@@ -1,9 +1,13 @@
 """``ryvem graph export``: the whole graph as one self-contained, deterministic HTML page.
 
-The page holds every node version (current and superseded) and every edge, read through the
-service, plus its own CSS and JavaScript (``assets/``: a hand-written Barnes-Hut force
-layout on a canvas, no third-party code). It makes no network request: a
-Content-Security-Policy allows only the page's own script (by hash) and inline styles.
+The page holds every node version (current and superseded) with its validity window and
+every edge, read through the service, in a compact columnar encoding (format 2: ids as
+indexes, strings interned, times as deltas), plus its own CSS and JavaScript (``assets/``:
+WebGL drawing with a 2D-canvas fallback, a Barnes-Hut force layout in a Web Worker made from
+an inline blob, a time slider; no third-party code). Bodies (current versions only, unless
+``with_history_bodies``) and data summaries sit in blocks of :data:`BODY_CHUNK` that the page
+parses on demand. It makes no network request: a Content-Security-Policy allows only the
+page's own script (by hash), inline styles and ``blob:`` workers.
 
 Determinism: rows are ordered by id, JSON keys are sorted, nothing depends on the clock or
 the machine, and the layout is seeded in the page — the same graph always gives the same
@@ -24,9 +28,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ryvem.domain.model import LINKS, SUPERSEDES, Edge, NodeVersion
+from ryvem.domain.model import LINKS, SUPERSEDES, Edge
 from ryvem.domain.scopes import parse_scope_filter
-from ryvem.domain.timeutil import format_us
 from ryvem.errors import RyvemError
 from ryvem.export.markdown import render_body
 from ryvem.safefile import check_target, write_atomic
@@ -36,9 +39,10 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT_VERSION", "build_payload", "export_html", "json_for_script", "write_export"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+BODY_CHUNK = 1000  # bodies per <script> block: the page parses only the blocks it needs
 DATA_SUMMARY_CHARS = 200
-_PLACEHOLDER = re.compile(r"\{\{(CSP|TITLE|CSS|DATA|JS)\}\}")
+_PLACEHOLDER = re.compile(r"\{\{(CSP|TITLE|CSS|DATA|BODIES|JS)\}\}")
 _JSON_ESCAPES = {
     "<": "\\u003c",
     ">": "\\u003e",
@@ -85,78 +89,109 @@ def _wikilink_map(entity: str, edges: Iterable[Edge], valid_from: int) -> dict[s
     return {t: r[2] for t, r in chosen.items()}
 
 
-def _node_record(v: NodeVersion, links: dict[str, str]) -> dict[str, Any]:
-    rec: dict[str, Any] = {
-        "id": v.id,
-        "e": v.entity,
-        "k": v.kind,
-        "s": v.scope,
-        "t": v.title,
-        "f": format_us(v.valid_from),
-    }
-    if v.key is not None:
-        rec["key"] = v.key
-    html = render_body(v.body, links)
-    if html:
-        rec["h"] = html
-    if v.data:
-        rec["d"] = _summary(v.data)
-    if v.valid_to is not None:
-        rec["u"] = format_us(v.valid_to)
-    if v.superseded_by is not None:
-        rec["sb"] = v.superseded_by
-    if v.supersedes is not None:
-        rec["sp"] = v.supersedes
-    if v.retired_reason is not None:
-        rec["r"] = v.retired_reason
-    return rec
+def _interned(values: Iterable[str]) -> tuple[list[str], dict[str, int]]:
+    table = sorted(set(values))
+    return table, {v: i for i, v in enumerate(table)}
 
 
-def _edge_record(e: Edge) -> dict[str, Any]:
-    rec: dict[str, Any] = {
-        "id": e.id,
-        "rel": e.rel,
-        "a": e.src,
-        "b": e.dst,
-        "f": format_us(e.valid_from),
-    }
-    if e.valid_to is not None:
-        rec["u"] = format_us(e.valid_to)
-    return rec
+def _deltas(values: list[int], base: int) -> list[int]:
+    """``values`` as differences from the previous one (the first from ``base``)."""
+    out: list[int] = []
+    prev = base
+    for v in values:
+        out.append(v - prev)
+        prev = v
+    return out
 
 
-def build_payload(service: Service, *, scope: str | None = None) -> dict[str, Any]:
+def _ends(starts: list[int], ends: list[int | None]) -> list[int]:
+    """0 for an open window, else its length plus one (a window may be empty)."""
+    return [0 if u is None else u - f + 1 for f, u in zip(starts, ends, strict=True)]
+
+
+def build_payload(
+    service: Service, *, scope: str | None = None, with_history_bodies: bool = False
+) -> dict[str, Any]:
     """The page's data: every version and edge (in ``scope`` when given), ordered by id.
 
     ``scope`` is one scope, a shape such as ``repo:*``, or ``*``/None for all. An edge is kept
-    when both of its ends are in the export.
+    when both of its ends are in the export. The encoding is columnar (format 2): a version
+    is its index in ``nodes.id``, kinds, scopes and relations are indexes into ``strings``,
+    times are microseconds as differences from the previous row (the first from ``t0``), and
+    a window's end is 0 when open, else its length + 1. ``bodies`` has one entry per version:
+    its rendered HTML ("" when empty; current versions only unless ``with_history_bodies``),
+    or ``[html, data summary]`` when it has data. They go in the page's lazily read blocks.
     """
     filt = parse_scope_filter(scope)
     versions = sorted(
         (v for batch in service.iter_graph() for v, _targets in batch if filt.matches(v.scope)),
         key=lambda v: v.id,
     )
-    version_ids = {v.id for v in versions}
-    entities = {v.entity for v in versions}
+    index = {v.id: i for i, v in enumerate(versions)}
+    entity_of: dict[str, int] = {}  # entity -> index of its first version (by id)
+    for i, v in enumerate(versions):
+        entity_of.setdefault(v.entity, i)
     edges: list[Edge] = []
     links_from: dict[str, list[Edge]] = {}
     for batch in service.iter_edges():
         for e in batch:
-            ends = version_ids if e.rel == SUPERSEDES else entities
+            ends = index if e.rel == SUPERSEDES else entity_of
             if e.src in ends and e.dst in ends:
                 edges.append(e)
                 if e.rel == LINKS:
                     links_from.setdefault(e.src, []).append(e)
     edges.sort(key=lambda e: e.id)
-    nodes = [
-        _node_record(v, _wikilink_map(v.entity, links_from.get(v.entity, ()), v.valid_from))
-        for v in versions
-    ]
+    strings, sid = _interned(
+        [v.kind for v in versions] + [v.scope for v in versions] + [e.rel for e in edges]
+    )
+    times = [v.valid_from for v in versions] + [e.valid_from for e in edges]
+    t0 = min(times) if times else 0
+    bodies: list[str | list[Any]] = []
+    for v in versions:
+        html = (
+            render_body(v.body, _wikilink_map(v.entity, links_from.get(v.entity, ()), v.valid_from))
+            if with_history_bodies or v.valid_to is None
+            else ""
+        )
+        bodies.append([html, _summary(v.data)] if v.data else html)
+    nf = [v.valid_from for v in versions]
+    ef = [e.valid_from for e in edges]
+
+    def ref(vid: str | None) -> int:
+        return -1 if vid is None else index.get(vid, -1)
+
+    nodes: dict[str, Any] = {
+        "id": [v.id for v in versions],
+        "ent": [entity_of[v.entity] for v in versions],
+        "k": [sid[v.kind] for v in versions],
+        "s": [sid[v.scope] for v in versions],
+        "t": [v.title for v in versions],
+        "key": [v.key for v in versions],
+        "f": _deltas(nf, t0),
+        "u": _ends(nf, [v.valid_to for v in versions]),
+        "sb": [ref(v.superseded_by) for v in versions],
+        "sp": [ref(v.supersedes) for v in versions],
+        # Sparse columns: [index, value] pairs.
+        "names": [[i, v.entity] for i, v in enumerate(versions)
+                  if entity_of[v.entity] == i and v.entity != v.id],
+        "r": [[i, v.retired_reason] for i, v in enumerate(versions)
+              if v.retired_reason is not None],
+    }
     return {
         "version": FORMAT_VERSION,
         "scope": "*" if filt.is_all else (scope or "*"),
+        "strings": strings,
+        "t0": t0,
+        "historyBodies": with_history_bodies,
         "nodes": nodes,
-        "edges": [_edge_record(e) for e in edges],
+        "edges": {
+            "rel": [sid[e.rel] for e in edges],
+            "a": [(index if e.rel == SUPERSEDES else entity_of)[e.src] for e in edges],
+            "b": [(index if e.rel == SUPERSEDES else entity_of)[e.dst] for e in edges],
+            "f": _deltas(ef, t0),
+            "u": _ends(ef, [e.valid_to for e in edges]),
+        },
+        "bodies": bodies,
     }
 
 
@@ -170,14 +205,26 @@ def _csp(script: str) -> str:
         "default-src 'none'; "
         f"script-src 'sha256-{digest}'; "
         "style-src 'unsafe-inline'; "
-        "img-src data:; base-uri 'none'; form-action 'none'"
+        "img-src data:; worker-src blob:; base-uri 'none'; form-action 'none'"
     )
 
 
-def export_html(service: Service, *, scope: str | None = None) -> str:
+def _body_blocks(bodies: list[Any]) -> str:
+    return "".join(
+        f'<script type="application/json" id="ryvem-b{i // BODY_CHUNK}">'
+        f"{json_for_script(bodies[i : i + BODY_CHUNK])}</script>\n"
+        for i in range(0, len(bodies), BODY_CHUNK)
+    )
+
+
+def export_html(
+    service: Service, *, scope: str | None = None, with_history_bodies: bool = False
+) -> str:
     """The whole page as one string (same graph → same string)."""
-    payload = build_payload(service, scope=scope)
+    payload = build_payload(service, scope=scope, with_history_bodies=with_history_bodies)
+    bodies: list[Any] = payload.pop("bodies")
     css, js, page = _asset("graph.css"), _asset("graph.js"), _asset("page.html")
+    js = js.replace("  // @include physics.js\n", _asset("physics.js"), 1)
     script = "\n" + js + "\n"
     if any(bad in script.lower() for bad in ("</script", "<!--")) or "</style" in css.lower():
         raise RuntimeError("an export asset would close its own element")  # a packaging bug
@@ -187,12 +234,15 @@ def export_html(service: Service, *, scope: str | None = None) -> str:
         "TITLE": escape(title),
         "CSS": css,
         "DATA": json_for_script(payload),
+        "BODIES": _body_blocks(bodies),
         "JS": script,
     }
     return _PLACEHOLDER.sub(lambda m: parts[m.group(1)], page)
 
 
-def write_export(service: Service, out: Path, *, scope: str | None = None) -> Path:
+def write_export(
+    service: Service, out: Path, *, scope: str | None = None, with_history_bodies: bool = False
+) -> Path:
     """Write the page to ``out`` atomically (:func:`ryvem.safefile.write_atomic`); its path.
 
     ``out`` must be a missing file or a regular file: a symlink, folder, device or special
@@ -200,7 +250,7 @@ def write_export(service: Service, out: Path, *, scope: str | None = None) -> Pa
     """
     out = Path(out).expanduser().absolute()
     check_target(out)
-    html = export_html(service, scope=scope)
+    html = export_html(service, scope=scope, with_history_bodies=with_history_bodies)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:

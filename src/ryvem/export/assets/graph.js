@@ -1,329 +1,332 @@
 /* ryvem graph export — the page's only script (no third-party code; MIT, part of ryvem).
  *
- * A force-directed view of the embedded graph on one <canvas>: a velocity-Verlet
- * simulation in the style of d3-force (link springs, Barnes–Hut many-body repulsion,
- * gravity toward the centre, grid-bucketed collision), seeded so the same data always
- * starts from the same layout. Work per animation frame is capped by a time budget, so a
- * 10,000-node graph stays responsive while it settles.
+ * A force-directed view of the embedded graph, built for 100,000 nodes: the data is
+ * decoded into typed arrays (format 2: columnar, ids as indexes, strings interned); the
+ * layout runs in a Web Worker made from an inline blob (physics.js, Barnes–Hut), or on the
+ * main thread in time-boxed slices where no worker can start; nodes and edges are drawn with
+ * WebGL (points and lines) or, without it, on a 2D canvas; labels, rings and the selected
+ * node's edges go on a 2D overlay, labels only when zoomed in. A time slider sets the page's
+ * instant: what is drawn is what was valid then. Bodies sit in blocks of 1,000 and are
+ * parsed only when a panel or a search needs them.
  *
  * Test hook (read-only): window.__ryvem — see the README section "HTML export".
  */
 (function () {
   "use strict";
 
-  var DATA = JSON.parse(document.getElementById("ryvem-data").textContent);
   var $ = function (id) { return document.getElementById(id); };
+  var DATA = JSON.parse($("ryvem-data").textContent);
 
-  // ---- seeded randomness -----------------------------------------------------------
+  // @include physics.js
+
+  // ---- seeded hashing ---------------------------------------------------------------
   function fnv1a(str) {
     var h = 0x811c9dc5;
     for (var i = 0; i < str.length; i++) {
       h ^= str.charCodeAt(i);
       h = Math.imul(h, 0x01000193);
     }
-    h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); // murmur3's finaliser spreads near-equal names
+    h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b);
     h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
     h ^= h >>> 16;
     return h >>> 0;
   }
-  function mulberry32(seed) {
-    return function () {
-      seed = (seed + 0x6d2b79f5) | 0;
-      var t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+
+  // ---- time ---------------------------------------------------------------------------
+  function pad(n, w) { var s = String(n); while (s.length < w) s = "0" + s; return s; }
+  function iso(us) {
+    var ms = Math.floor(us / 1000), rest = us - ms * 1000;
+    return new Date(ms).toISOString().slice(0, 23) + pad(rest, 3) + "Z";
   }
-  var rand = mulberry32(0x5eed);
-  function jiggle() { return (rand() - 0.5) * 1e-6; }
+  function parseIso(text) {
+    var m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6})\d*)?Z$/.exec(String(text));
+    if (!m) return NaN;
+    var base = Date.parse(m[1] + "Z");
+    return base * 1000 + (m[2] ? Number((m[2] + "00000").slice(0, 6)) : 0);
+  }
 
-  // ---- the model -------------------------------------------------------------------
-  var SUPERSEDES = "supersedes";
-  var nodes = DATA.nodes.map(function (n) {
-    return {
-      id: n.id, e: n.e, k: n.k, s: n.s, t: n.t, key: n.key, h: n.h || "", d: n.d || [],
-      f: n.f, u: n.u || null, sb: n.sb || null, sp: n.sp || null, r: n.r == null ? null : n.r,
-      current: !n.u, x: NaN, y: NaN, vx: 0, vy: 0, fx: null, fy: null, rad: 4, deg: 0,
-      vis: false, rank: 0, text: null
-    };
-  });
-  var byId = new Map();
-  nodes.forEach(function (n) { byId.set(n.id, n); });
-  var chains = new Map();
-  nodes.forEach(function (n) {
-    if (!chains.has(n.e)) chains.set(n.e, []);
-    chains.get(n.e).push(n);
-  });
-  var head = new Map(); // entity -> its current version, else its newest one
-  chains.forEach(function (chain, entity) {
-    chain.sort(function (a, b) { return a.f < b.f ? -1 : a.f > b.f ? 1 : a.id < b.id ? -1 : 1; });
-    var cur = null;
-    chain.forEach(function (v) { if (v.current) cur = v; });
-    head.set(entity, cur || chain[chain.length - 1]);
-  });
-
-  var edges = [];
-  DATA.edges.forEach(function (e) {
-    var sup = e.rel === SUPERSEDES;
-    var a = sup ? byId.get(e.a) : head.get(e.a);
-    var b = sup ? byId.get(e.b) : head.get(e.b);
-    if (!a || !b) return;
-    edges.push({ id: e.id, rel: e.rel, a: a, b: b, ea: e.a, eb: e.b, f: e.f, u: e.u || null,
-      current: !e.u, sup: sup });
-  });
-  var adjacency = new Map(); // entity -> non-supersedes edges touching it
-  edges.forEach(function (e) {
-    if (e.sup) return;
-    (e.ea === e.eb ? [e.ea] : [e.ea, e.eb]).forEach(function (ent) {
-      if (!adjacency.has(ent)) adjacency.set(ent, []);
-      adjacency.get(ent).push(e);
-    });
-    if (e.current) {
-      if (e.a.current) e.a.deg++;
-      if (e.b.current && e.b !== e.a) e.b.deg++;
+  // ---- the model (columns) ------------------------------------------------------------
+  var S = DATA.strings, ND = DATA.nodes, ED = DATA.edges, T0 = DATA.t0;
+  var historyBodies = !!DATA.historyBodies;
+  var N = ND.id.length, M = ED.rel.length;
+  var ids = ND.id, titles = ND.t, keys = ND.key;
+  var nEnt = Int32Array.from(ND.ent), nKind = Int32Array.from(ND.k), nScope = Int32Array.from(ND.s);
+  var nF = new Float64Array(N), nU = new Float64Array(N);
+  var nSb = Int32Array.from(ND.sb), nSp = Int32Array.from(ND.sp);
+  (function () {
+    var t = T0;
+    for (var i = 0; i < N; i++) {
+      t += ND.f[i]; nF[i] = t;
+      nU[i] = ND.u[i] === 0 ? Infinity : t + ND.u[i] - 1;
     }
-  });
-  nodes.forEach(function (n) { n.rad = Math.min(26, 4 + 1.6 * Math.sqrt(n.deg)); });
-  (function rank() {
-    var i = 0;
-    nodes.forEach(function (n) { if (head.get(n.e) === n) n.rank = i++; });
-    nodes.forEach(function (n) { if (head.get(n.e) !== n) n.rank = i++; });
   })();
+  var entName = new Map(ND.names);
+  var reasonOf = new Map(ND.r);
+  function entityName(ent) { return entName.has(ent) ? entName.get(ent) : ids[ent]; }
+  var byIdMap = null, byId = { get: function (id) { // built on first use
+    if (!byIdMap) { byIdMap = new Map(); for (var i = 0; i < N; i++) byIdMap.set(ids[i], i); }
+    return byIdMap.get(id);
+  } };
+  var byEntityName = null;
+  function entityByName(name) {
+    if (!byEntityName) {
+      byEntityName = new Map();
+      for (var i = 0; i < N; i++) if (nEnt[i] === i) byEntityName.set(entityName(i), i);
+    }
+    return byEntityName.get(name);
+  }
+  var SUP = S.indexOf("supersedes");
+  var eRel = Int32Array.from(ED.rel), eA = Int32Array.from(ED.a), eB = Int32Array.from(ED.b);
+  var eF = new Float64Array(M), eU = new Float64Array(M), eSup = new Uint8Array(M);
+  (function () {
+    var t = T0;
+    for (var j = 0; j < M; j++) {
+      t += ED.f[j]; eF[j] = t;
+      eU[j] = ED.u[j] === 0 ? Infinity : t + ED.u[j] - 1;
+      eSup[j] = eRel[j] === SUP ? 1 : 0;
+    }
+  })();
+  DATA = ND = ED = null; // let the decoded JSON go
 
-  var kinds = Array.from(new Set(nodes.map(function (n) { return n.k; }))).sort();
-  var scopes = Array.from(new Set(nodes.map(function (n) { return n.s; }))).sort();
-  // A stable colour per kind: hue from a hash of its name, lightness nudged by other bits
-  // so two kinds whose hues land close still differ.
+  // Version chains: for each entity (the index of its first version), its versions by time.
+  var chainStart = new Int32Array(N + 1), chainOf = new Int32Array(N);
+  (function () {
+    var count = new Int32Array(N), i;
+    for (i = 0; i < N; i++) count[nEnt[i]]++;
+    for (i = 0; i < N; i++) chainStart[i + 1] = chainStart[i] + count[i];
+    var fill = chainStart.slice(0, N);
+    for (i = 0; i < N; i++) chainOf[fill[nEnt[i]]++] = i;
+    for (i = 0; i < N; i++) {
+      var a = chainStart[i], b = chainStart[i + 1];
+      if (b - a > 1) {
+        var part = Array.from(chainOf.subarray(a, b));
+        part.sort(function (p, q) { return nF[p] - nF[q] || p - q; });
+        chainOf.set(part, a);
+      }
+    }
+  })();
+  function chain(ent) { return Array.from(chainOf.subarray(chainStart[ent], chainStart[ent + 1])); }
+  var headOf = new Int32Array(N).fill(-1); // entity -> current version, else its newest
+  for (var e0 = 0; e0 < N; e0++) {
+    var a0 = chainStart[e0], b0 = chainStart[e0 + 1];
+    if (b0 === a0) continue;
+    var h0 = chainOf[b0 - 1];
+    for (var c0 = a0; c0 < b0; c0++) if (nU[chainOf[c0]] === Infinity) h0 = chainOf[c0];
+    headOf[e0] = h0;
+  }
+
+  // Degree (current edges between current versions) sizes a node; it is fixed at load.
+  var deg = new Int32Array(N), rad = new Float32Array(N);
+  for (var j0 = 0; j0 < M; j0++) {
+    if (eSup[j0] || eU[j0] !== Infinity) continue;
+    var ha = headOf[eA[j0]], hb = headOf[eB[j0]];
+    if (nU[ha] === Infinity) deg[ha]++;
+    if (nU[hb] === Infinity && hb !== ha) deg[hb]++;
+  }
+  for (var r0 = 0; r0 < N; r0++) rad[r0] = Math.min(26, 4 + 1.6 * Math.sqrt(deg[r0]));
+  var rank = new Int32Array(N);
+  (function () {
+    var k = 0, i;
+    for (i = 0; i < N; i++) if (headOf[nEnt[i]] === i) rank[i] = k++;
+    for (i = 0; i < N; i++) if (headOf[nEnt[i]] !== i) rank[i] = k++;
+  })();
+  // Labels and edges in order of importance (degree, then id): counting sorts, O(n).
+  function byDegree(n, keyOf) {
+    var max = 0, i;
+    for (i = 0; i < n; i++) if (keyOf(i) > max) max = keyOf(i);
+    var count = new Int32Array(max + 2);
+    for (i = 0; i < n; i++) count[max - keyOf(i) + 1]++;
+    for (i = 1; i < count.length; i++) count[i] += count[i - 1];
+    var out = new Int32Array(n);
+    for (i = 0; i < n; i++) out[count[max - keyOf(i)]++] = i;
+    return out;
+  }
+  var labelOrder = byDegree(N, function (i) { return deg[i]; });
+  var edgeOrder = byDegree(M, function (j) { return Math.max(deg[headOf[eA[j]]], deg[headOf[eB[j]]]); });
+
+  var kinds = S.filter(function (s, i) { for (var k = 0; k < N; k++) if (nKind[k] === i) return true; return false; });
+  var kindIdx = new Map(kinds.map(function (k) { return [k, S.indexOf(k)]; }));
+  var scopes = S.filter(function (s, i) { for (var k = 0; k < N; k++) if (nScope[k] === i) return true; return false; });
   var hue = new Map(kinds.map(function (k) { var h = fnv1a(k); return [k, [h % 360, ((h >>> 12) % 3) - 1]]; }));
 
+  // ---- bodies and data: blocks of 1,000, parsed on first use -------------------------------
+  // An entry is the body's HTML, or [html, data summary] when the version has data.
+  var BODY_CHUNK = 1000, bodyBlocks = [], bodyTextCache = new Map();
+  function entry(i) {
+    var b = Math.floor(i / BODY_CHUNK);
+    if (!bodyBlocks[b]) {
+      var node = $("ryvem-b" + b);
+      bodyBlocks[b] = node ? JSON.parse(node.textContent) : [];
+    }
+    return bodyBlocks[b][i - b * BODY_CHUNK] || "";
+  }
+  function bodyHtml(i) { var e = entry(i); return typeof e === "string" ? e : e[0]; }
+  function dataPairs(i) { var e = entry(i); return typeof e === "string" ? [] : e[1]; }
+  function bodyText(i) {
+    var t = bodyTextCache.get(i);
+    if (t === undefined) {
+      t = bodyHtml(i).replace(/<[^>]*>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+        .replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&amp;/g, "&").toLowerCase();
+      bodyTextCache.set(i, t);
+    }
+    return t;
+  }
+
   // ---- view state ------------------------------------------------------------------
-  var hiddenKinds = new Set();
-  var scopeSel = "*";
-  var showHistory = false;
-  var visNodes = [], visEdges = [], simLinks = [], labelOrder = [], byKind = new Map();
-  var selected = null, hovered = null, lastCentred = null;
+  var hiddenKinds = new Set(), scopeSel = "*", showHistory = false;
+  var instant = null; // microseconds, or null for now
+  var vis = new Uint8Array(N), live = new Uint8Array(N), repOf = new Int32Array(N);
+  var visList = new Int32Array(0), nVis = 0;
+  var edgeList = new Int32Array(0), nEdgeLive = 0, nEdgeGhost = 0; // pairs of node indexes
+  var visEdgeIdx = new Int32Array(0); // the edge behind each drawn pair
+  var selected = -1, hovered = -1, lastCentred = null;
   var matches = null, matchQuery = "";
   var view = { x: 0, y: 0, k: 1 };
   var autoFit = true;
-  var W = 0, H = 0, dpr = 1;
-  var colors = {};
+  var W = 0, H = 0, dpr = 1, colors = {};
+  var pos = new Float32Array(2 * N).fill(NaN);
+  var dragFix = -1, dragX = 0, dragY = 0;
 
-  // ---- the simulation --------------------------------------------------------------
+  // ---- the simulation (in a worker when possible) ---------------------------------------
   var DEFAULTS = Object.freeze({
     repulsion: 80, linkDistance: 40, linkStrength: 1, gravity: 0.05, collision: 0.7, friction: 0.4
   });
   var params = Object.assign({}, DEFAULTS);
-  var ALPHA_MIN = 0.001, ALPHA_DECAY = 1 - Math.pow(ALPHA_MIN, 1 / 300), THETA2 = 0.81;
-  var FRAME_BUDGET_MS = 12, MAX_TICKS_PER_FRAME = 300;
-  var alpha = 1, alphaTarget = 0, running = true, ticks = 0;
-
-  function linkForce(a) {
-    var base = params.linkStrength, dist = params.linkDistance;
-    for (var i = 0; i < simLinks.length; i++) {
-      var l = simLinks[i], s = l.a, t = l.b;
-      var dx = t.x + t.vx - s.x - s.vx || jiggle();
-      var dy = t.y + t.vy - s.y - s.vy || jiggle();
-      var len = Math.sqrt(dx * dx + dy * dy);
-      len = (len - dist) / len * a * base * l.strength;
-      dx *= len; dy *= len;
-      t.vx -= dx * l.bias; t.vy -= dy * l.bias;
-      s.vx += dx * (1 - l.bias); s.vy += dy * (1 - l.bias);
-    }
-  }
-
-  function buildQuad(pts, x0, y0, size, depth) {
-    var q = { x: 0, y: 0, m: 0, s: size, c: null, p: null };
-    if (pts.length <= 1 || depth > 24) {
-      q.p = pts;
-      for (var i = 0; i < pts.length; i++) { q.x += pts[i].x; q.y += pts[i].y; }
-      q.m = pts.length; q.x /= q.m; q.y /= q.m;
-      return q;
-    }
-    var h = size / 2, mx = x0 + h, my = y0 + h, parts = [[], [], [], []];
-    for (var j = 0; j < pts.length; j++) {
-      var p = pts[j];
-      parts[(p.x >= mx ? 1 : 0) | (p.y >= my ? 2 : 0)].push(p);
-    }
-    q.c = [];
-    for (var k = 0; k < 4; k++) {
-      if (!parts[k].length) continue;
-      var c = buildQuad(parts[k], k & 1 ? mx : x0, k & 2 ? my : y0, h, depth + 1);
-      q.c.push(c); q.m += c.m; q.x += c.x * c.m; q.y += c.y * c.m;
-    }
-    q.x /= q.m; q.y /= q.m;
-    return q;
-  }
-
-  function chargeForce(a) {
-    var n = visNodes.length;
-    if (n < 2 || params.repulsion <= 0) return;
-    var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, i;
-    for (i = 0; i < n; i++) {
-      var p = visNodes[i];
-      if (p.x < x0) x0 = p.x; if (p.x > x1) x1 = p.x;
-      if (p.y < y0) y0 = p.y; if (p.y > y1) y1 = p.y;
-    }
-    var root = buildQuad(visNodes, x0, y0, Math.max(x1 - x0, y1 - y0, 1) * 1.0001, 0);
-    var k = -params.repulsion * a, stack = [];
-    for (i = 0; i < n; i++) {
-      var node = visNodes[i];
-      stack.length = 0; stack.push(root);
-      while (stack.length) {
-        var q = stack.pop();
-        var dx = q.x - node.x, dy = q.y - node.y, l = dx * dx + dy * dy;
-        if (q.c && q.s * q.s / THETA2 < l) {
-          if (l < 1) l = Math.sqrt(l);
-          node.vx += dx * k * q.m / l; node.vy += dy * k * q.m / l;
-          continue;
-        }
-        if (q.c) { for (var c = 0; c < q.c.length; c++) stack.push(q.c[c]); continue; }
-        for (var j = 0; j < q.p.length; j++) {
-          var o = q.p[j];
-          if (o === node) continue;
-          dx = o.x - node.x || jiggle(); dy = o.y - node.y || jiggle();
-          l = dx * dx + dy * dy;
-          if (l < 1) l = Math.sqrt(l);
-          node.vx += dx * k / l; node.vy += dy * k / l;
-        }
-      }
-    }
-  }
-
-  function gravityForce(a) {
-    var g = params.gravity * a;
-    if (g <= 0) return;
-    for (var i = 0; i < visNodes.length; i++) {
-      var n = visNodes[i];
-      n.vx -= n.x * g; n.vy -= n.y * g;
-    }
-  }
-
-  function collideForce() {
-    var strength = params.collision, n = visNodes.length;
-    if (strength <= 0 || n < 2) return;
-    var pad = 2, maxR = 0, i;
-    for (i = 0; i < n; i++) if (visNodes[i].rad > maxR) maxR = visNodes[i].rad;
-    var cell = 2 * (maxR + pad), grid = new Map();
-    function key(cx, cy) { return ((cx & 0xffff) << 16) | (cy & 0xffff); }
-    for (i = 0; i < n; i++) {
-      var p = visNodes[i];
-      p._cx = Math.floor((p.x + p.vx) / cell); p._cy = Math.floor((p.y + p.vy) / cell); p._i = i;
-      var kk = key(p._cx, p._cy);
-      var list = grid.get(kk);
-      if (list) list.push(p); else grid.set(kk, [p]);
-    }
-    for (i = 0; i < n; i++) {
-      var a = visNodes[i], xi = a.x + a.vx, yi = a.y + a.vy, ri = a.rad + pad, ri2 = ri * ri;
-      for (var ox = -1; ox <= 1; ox++) {
-        for (var oy = -1; oy <= 1; oy++) {
-          var cellList = grid.get(key(a._cx + ox, a._cy + oy));
-          if (!cellList) continue;
-          for (var j = 0; j < cellList.length; j++) {
-            var b = cellList[j];
-            if (b._i <= i) continue;
-            var rj = b.rad + pad, r = ri + rj;
-            var x = xi - b.x - b.vx, y = yi - b.y - b.vy, l = x * x + y * y;
-            if (l >= r * r) continue;
-            if (x === 0) { x = jiggle(); l += x * x; }
-            if (y === 0) { y = jiggle(); l += y * y; }
-            l = Math.sqrt(l);
-            l = (r - l) / l * strength;
-            x *= l; y *= l;
-            var w = (rj * rj) / (ri2 + rj * rj);
-            a.vx += x * w; a.vy += y * w;
-            b.vx -= x * (1 - w); b.vy -= y * (1 - w);
-          }
-        }
-      }
-    }
-  }
-
-  var perf = { tickMs: 0, drawMs: 0 };
-  function tick() {
-    var t0 = performance.now();
-    alpha += (alphaTarget - alpha) * ALPHA_DECAY;
-    linkForce(alpha);
-    chargeForce(alpha);
-    gravityForce(alpha);
-    collideForce();
-    var keep = 1 - params.friction;
-    for (var i = 0; i < visNodes.length; i++) {
-      var n = visNodes[i];
-      if (n.fx != null) { n.x = n.fx; n.vx = 0; } else { n.vx *= keep; n.x += n.vx; }
-      if (n.fy != null) { n.y = n.fy; n.vy = 0; } else { n.vy *= keep; n.y += n.vy; }
-    }
-    ticks++;
-    perf.tickMs = performance.now() - t0;
-  }
-
-  function reheat(a) {
-    alpha = Math.max(alpha, a);
-    running = true;
+  var sim = { alpha: 1, running: true, ticks: 0, seq: 0, doneSeq: -1, tickMs: 0, drawMs: 0,
+    worker: false, firstTickAt: null };
+  var port = null;
+  function onSimMessage(m) {
+    if (m.type !== "pos") return;
+    pos.set(m.xy);
+    if (dragFix >= 0) { pos[2 * dragFix] = dragX; pos[2 * dragFix + 1] = dragY; }
+    sim.alpha = m.alpha; sim.ticks = m.ticks; sim.running = m.running; sim.doneSeq = m.seq;
+    sim.tickMs = m.tickMs;
+    if (m.ticks > 0 && sim.firstTickAt === null) sim.firstTickAt = performance.now();
+    port.postMessage({ type: "ack" });
+    if (!m.running && autoFit) fit(1); // the settled picture is framed before settled() says so
+    positionsChanged = true;
     schedule();
   }
-
-  // ---- filters ---------------------------------------------------------------------
-  function passesScopeAndHistory(n) {
-    return (scopeSel === "*" || n.s === scopeSel) && (showHistory || n.current);
-  }
-
-  function place(n) {
-    var h = head.get(n.e);
-    if (h !== n && !isNaN(h.x)) {
-      var r = mulberry32(fnv1a(n.id));
-      n.x = h.x + (r() - 0.5) * 30; n.y = h.y + (r() - 0.5) * 30;
-      return;
+  (function startSim() {
+    var workerSource = "(" + physics.toString() + ")(self);";
+    if (/(?:^#|&)w=main(?:&|$)/.test(location.hash)) { fallback(); return; } // for tests
+    try {
+      var url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
+      var w = new Worker(url);
+      w.onmessage = function (ev) { onSimMessage(ev.data); };
+      w.onerror = function (ev) { ev.preventDefault(); if (!sim.worker) return; fallback(); };
+      port = w; sim.worker = true;
+    } catch (err) {
+      fallback();
     }
-    var radius = 10 * Math.sqrt(0.5 + n.rank), angle = n.rank * Math.PI * (3 - Math.sqrt(5));
-    n.x = radius * Math.cos(angle); n.y = radius * Math.sin(angle);
+    function fallback() { // the same code on the main thread, in 12 ms slices
+      var inner = { postMessage: function (m) { setTimeout(function () { onSimMessage(m); }, 0); } };
+      physics(inner);
+      port = { postMessage: function (m) { inner.onmessage({ data: m }); } };
+      sim.worker = false;
+      if (started) { initSim(); pushGraph(1); }
+    }
+  })();
+  var started = false, positionsChanged = false;
+  function initSim() {
+    var seed = new Uint32Array(N);
+    for (var i = 0; i < N; i++) seed[i] = fnv1a(ids[i]);
+    port.postMessage({ type: "init", n: N, rad: rad, seed: seed, ent: nEnt, rank: rank, params: params });
+  }
+  function pushGraph(alpha) {
+    var la = new Int32Array(nEdgeLive + nEdgeGhost), lb = new Int32Array(la.length), n = 0;
+    for (var j = 0; j < nEdgeLive + nEdgeGhost; j++) {
+      var a = edgeList[2 * j], b = edgeList[2 * j + 1];
+      if (a === b) continue;
+      la[n] = a; lb[n] = b; n++;
+    }
+    sim.seq++; sim.running = true;
+    port.postMessage({ type: "graph", active: vis.slice(), la: la.slice(0, n), lb: lb.slice(0, n),
+      alpha: alpha, seq: sim.seq });
+  }
+  function reheat(a) {
+    sim.seq++; sim.running = true;
+    port.postMessage({ type: "params", params: params, alpha: a, seq: sim.seq });
   }
 
-  function recompute() {
-    var perKind = new Map(kinds.map(function (k) { return [k, 0]; }));
-    visNodes = [];
-    nodes.forEach(function (n) {
-      var inScope = passesScopeAndHistory(n);
-      if (inScope) perKind.set(n.k, perKind.get(n.k) + 1);
-      n.vis = inScope && !hiddenKinds.has(n.k);
-      if (n.vis) visNodes.push(n);
-    });
-    visNodes.forEach(function (n) { if (head.get(n.e) === n && isNaN(n.x)) place(n); });
-    visNodes.forEach(function (n) { if (isNaN(n.x)) place(n); });
-    visEdges = edges.filter(function (e) {
-      return e.a.vis && e.b.vis && (showHistory || (e.current && !e.sup));
-    });
-    var count = new Map();
-    simLinks = [];
-    visEdges.forEach(function (e) {
-      if (e.a === e.b) return;
-      count.set(e.a, (count.get(e.a) || 0) + 1);
-      count.set(e.b, (count.get(e.b) || 0) + 1);
-      simLinks.push({ a: e.a, b: e.b, strength: 1, bias: 0.5 });
-    });
-    simLinks.forEach(function (l) {
-      var ca = count.get(l.a), cb = count.get(l.b);
-      l.strength = 1 / Math.min(ca, cb);
-      l.bias = ca / (ca + cb);
-    });
-    byKind = new Map();
-    visNodes.forEach(function (n) {
-      if (!byKind.has(n.k)) byKind.set(n.k, []);
-      byKind.get(n.k).push(n);
-    });
-    labelOrder = visNodes.slice().sort(function (a, b) { return b.deg - a.deg || (a.id < b.id ? -1 : 1); });
-    $("counts").textContent = visNodes.length + " nodes · " + visEdges.length + " edges";
-    $("empty").hidden = visNodes.length > 0;
+  // ---- filters and the instant -----------------------------------------------------------
+  function validAt(f, u) { return instant === null ? u === Infinity : f <= instant && instant < u; }
+  function existsAt(f) { return instant === null || f <= instant; }
+
+  function recompute(alpha, moved) {
+    var kindCount = new Int32Array(S.length), hiddenIdx = new Uint8Array(S.length);
+    hiddenKinds.forEach(function (k) { hiddenIdx[kindIdx.get(k)] = 1; });
+    var scopeIdx = scopeSel === "*" ? -1 : S.indexOf(scopeSel);
+    var i, j;
+    nVis = 0;
+    if (visList.length < N) visList = new Int32Array(N);
+    for (i = 0; i < N; i++) {
+      var ok = scopeIdx < 0 || nScope[i] === scopeIdx;
+      var isLive = validAt(nF[i], nU[i]);
+      live[i] = isLive ? 1 : 0;
+      var shown = ok && (isLive || (showHistory && existsAt(nF[i])));
+      if (shown) kindCount[nKind[i]]++;
+      vis[i] = shown && !hiddenIdx[nKind[i]] ? 1 : 0;
+    }
+    // Ghosts first, so live nodes draw on top.
+    for (i = 0; i < N; i++) if (vis[i] && !live[i]) visList[nVis++] = i;
+    for (i = 0; i < N; i++) if (vis[i] && live[i]) visList[nVis++] = i;
+    // An entity's edges attach to its version valid at the instant, else (History) its newest.
+    for (i = 0; i < N; i++) {
+      repOf[i] = -1;
+      var a = chainStart[i], b = chainStart[i + 1];
+      for (var c = b - 1; c >= a; c--) {
+        var v = chainOf[c];
+        if (live[v]) { repOf[i] = v; break; }
+        if (repOf[i] < 0 && showHistory && existsAt(nF[v])) repOf[i] = v;
+      }
+    }
+    if (edgeList.length < 2 * M) { edgeList = new Int32Array(2 * M); visEdgeIdx = new Int32Array(M); }
+    var n = 0;
+    for (var pass = 0; pass < 2; pass++) {
+      for (var o = 0; o < M; o++) {
+        j = edgeOrder[o];
+        var sup = eSup[j], va, vb, isLiveEdge;
+        if (sup) {
+          if (!showHistory || !existsAt(eF[j])) continue;
+          va = eA[j]; vb = eB[j]; isLiveEdge = false;
+        } else {
+          isLiveEdge = validAt(eF[j], eU[j]);
+          if (!isLiveEdge && !(showHistory && existsAt(eF[j]))) continue;
+          va = repOf[eA[j]]; vb = repOf[eB[j]];
+          if (va < 0 || vb < 0) continue;
+        }
+        if (!vis[va] || !vis[vb]) continue;
+        if ((pass === 0) !== isLiveEdge) continue;
+        edgeList[2 * n] = va; edgeList[2 * n + 1] = vb; visEdgeIdx[n] = j; n++;
+      }
+      if (pass === 0) nEdgeLive = n;
+    }
+    nEdgeGhost = n - nEdgeLive;
+    $("counts").textContent = nVis + " nodes · " + n + " edges";
+    $("empty").hidden = nVis > 0;
     legendButtons.forEach(function (btn, k) {
-      btn.querySelector(".count").textContent = String(perKind.get(k));
+      btn.querySelector(".count").textContent = String(kindCount[kindIdx.get(k)]);
       btn.classList.toggle("off", hiddenKinds.has(k));
       btn.setAttribute("aria-pressed", hiddenKinds.has(k) ? "false" : "true");
     });
-    if (selected && !selected.vis) closePanel();
-    reheat(0.3);
+    // When the instant moves, a selected node follows its entity to the version valid then.
+    if (moved && selected >= 0 && !live[selected]) {
+      var now = repOf[nEnt[selected]];
+      if (now >= 0 && live[now]) selected = now;
+    }
+    if (selected >= 0 && !vis[selected]) closePanel();
+    else if (selected >= 0) select(ids[selected], true);
+    stylesDirty = true; edgesDirty = true;
+    if (started) pushGraph(alpha == null ? 0.3 : alpha);
+    schedule();
   }
 
-  // ---- drawing ---------------------------------------------------------------------
-  var canvas = $("graph"), ctx = canvas.getContext("2d");
+  // ---- drawing -------------------------------------------------------------------------
+  var canvas = $("graph"), overlay = $("overlay"), octx = overlay.getContext("2d");
+  var forceCanvas = /(?:^#|&)r=canvas(?:&|$)/.test(location.hash);
+  var gl = null, ctx = null, glx = null;
+  var stylesDirty = true, edgesDirty = true;
 
   function readColors() {
     var cs = getComputedStyle(document.documentElement);
@@ -331,235 +334,496 @@
       colors[name] = cs.getPropertyValue("--" + name).trim();
     });
     colors.dark = document.documentElement.dataset.theme === "dark";
+    stylesDirty = true;
   }
-  function kindColor(k) {
+  function kindHsl(k) {
     var c = hue.get(k), light = (colors.dark ? 62 : 47) + 9 * c[1];
-    return "hsl(" + c[0] + ", " + (68 - 8 * c[1]) + "%, " + light + "%)";
+    return [c[0], 68 - 8 * c[1], light];
+  }
+  function kindColor(k) { var c = kindHsl(k); return "hsl(" + c[0] + ", " + c[1] + "%, " + c[2] + "%)"; }
+  function hslToRgb(h, s, l) {
+    s /= 100; l /= 100;
+    var a = s * Math.min(l, 1 - l);
+    function f(n) { var k = (n + h / 30) % 12; return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1)))); }
+    return [f(0), f(8), f(4)];
+  }
+  function parseColor(text) { // rgba(...) or #rrggbb -> [r, g, b, a] in 0..1
+    var m = /rgba?\(([^)]+)\)/.exec(text);
+    if (m) {
+      var p = m[1].split(",").map(function (x) { return Number(x.trim()); });
+      return [p[0] / 255, p[1] / 255, p[2] / 255, p.length > 3 ? p[3] : 1];
+    }
+    m = /^#([0-9a-f]{6})/i.exec(text);
+    if (m) { var v = parseInt(m[1], 16); return [(v >> 16) / 255, ((v >> 8) & 255) / 255, (v & 255) / 255, 1]; }
+    return [0.5, 0.5, 0.5, 1];
+  }
+
+  function initGl() {
+    if (forceCanvas) return false;
+    var opts = { antialias: false, alpha: false, premultipliedAlpha: false, preserveDrawingBuffer: false };
+    gl = canvas.getContext("webgl2", opts) || canvas.getContext("webgl", opts);
+    if (!gl) return false;
+    var uint = gl instanceof (window.WebGL2RenderingContext || function () {}) || gl.getExtension("OES_element_index_uint");
+    if (!uint) { gl = null; return false; }
+    function shader(type, text) {
+      var s = gl.createShader(type);
+      gl.shaderSource(s, text); gl.compileShader(s);
+      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
+      return s;
+    }
+    function program(vs, fs) {
+      var p = gl.createProgram();
+      gl.attachShader(p, shader(gl.VERTEX_SHADER, vs));
+      gl.attachShader(p, shader(gl.FRAGMENT_SHADER, fs));
+      gl.bindAttribLocation(p, 0, "pos");
+      gl.linkProgram(p);
+      if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p));
+      return p;
+    }
+    var VIEW = "uniform vec2 scale; uniform vec2 shift;\n" +
+      "vec4 place(vec2 p) { vec2 s = p * scale + shift; return vec4(s.x * 2.0 - 1.0, 1.0 - s.y * 2.0, 0.0, 1.0); }\n";
+    var nodeProg = program(
+      "attribute vec2 pos; attribute vec4 color; attribute float size;\n" + VIEW +
+      "uniform float k; varying vec4 vColor; varying float vSize;\n" +
+      "void main() { gl_Position = place(pos); float px = max(size * k, 1.5); gl_PointSize = 2.0 * px + 1.0;\n" +
+      "  vSize = gl_PointSize; vColor = color; }",
+      "precision mediump float; varying vec4 vColor; varying float vSize;\n" +
+      "void main() { vec2 c = gl_PointCoord * 2.0 - 1.0; float d = length(c) * vSize * 0.5;\n" +
+      "  float r = vSize * 0.5 - 0.5; float a = clamp(r - d + 0.5, 0.0, 1.0); if (a <= 0.0) discard;\n" +
+      "  gl_FragColor = vec4(vColor.rgb, vColor.a * a); }");
+    var edgeProg = program(
+      "attribute vec2 pos;\n" + VIEW + "void main() { gl_Position = place(pos); }",
+      "precision mediump float; uniform vec4 color; void main() { gl_FragColor = color; }");
+    glx = {
+      nodeProg: nodeProg, edgeProg: edgeProg,
+      pos: gl.createBuffer(), color: gl.createBuffer(), size: gl.createBuffer(),
+      nodeIdx: gl.createBuffer(), edgeIdx: gl.createBuffer(),
+      colorAttr: gl.getAttribLocation(nodeProg, "color"), sizeAttr: gl.getAttribLocation(nodeProg, "size"),
+      u: {}
+    };
+    [["n", nodeProg], ["e", edgeProg]].forEach(function (pp) {
+      ["scale", "shift", "k", "color"].forEach(function (name) {
+        glx.u[pp[0] + name] = gl.getUniformLocation(pp[1], name);
+      });
+    });
+    gl.bindBuffer(gl.ARRAY_BUFFER, glx.pos);
+    gl.bufferData(gl.ARRAY_BUFFER, pos.byteLength, gl.DYNAMIC_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, glx.size);
+    gl.bufferData(gl.ARRAY_BUFFER, rad, gl.STATIC_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, glx.color);
+    gl.bufferData(gl.ARRAY_BUFFER, 4 * N, gl.DYNAMIC_DRAW);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    return true;
+  }
+  var renderer = "canvas";
+  try { if (initGl()) renderer = "webgl"; } catch (err) { gl = null; }
+  if (!gl) {
+    // A canvas that had a failed WebGL context cannot give a 2D one: use a fresh canvas.
+    if (!forceCanvas) {
+      var fresh = canvas.cloneNode(false);
+      canvas.parentNode.replaceChild(fresh, canvas);
+      canvas = fresh;
+    }
+    ctx = canvas.getContext("2d");
+  }
+
+  var styleBuf = new Uint8Array(4 * N);
+  function buildStyles() {
+    var rgb = new Map();
+    kinds.forEach(function (k) { var c = kindHsl(k); rgb.set(kindIdx.get(k), hslToRgb(c[0], c[1], c[2])); });
+    var dim = matches !== null;
+    for (var i = 0; i < N; i++) {
+      var c = rgb.get(nKind[i]), lit = !dim || matches.has(i);
+      styleBuf[4 * i] = c[0]; styleBuf[4 * i + 1] = c[1]; styleBuf[4 * i + 2] = c[2];
+      styleBuf[4 * i + 3] = Math.round(255 * (lit ? 1 : 0.12) * (live[i] ? 1 : 0.4));
+    }
+    if (gl) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, glx.color);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, styleBuf);
+    }
+    stylesDirty = false;
   }
 
   function resize() {
     dpr = window.devicePixelRatio || 1;
     W = canvas.clientWidth; H = canvas.clientHeight;
-    canvas.width = Math.max(1, Math.round(W * dpr));
-    canvas.height = Math.max(1, Math.round(H * dpr));
+    [canvas, overlay].forEach(function (c) {
+      c.width = Math.max(1, Math.round(W * dpr));
+      c.height = Math.max(1, Math.round(H * dpr));
+    });
     schedule();
   }
 
-  function fit(lerp) {
-    if (!visNodes.length || !W || !H) return;
+  function fitK() {
     var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    visNodes.forEach(function (n) {
-      x0 = Math.min(x0, n.x - n.rad); x1 = Math.max(x1, n.x + n.rad);
-      y0 = Math.min(y0, n.y - n.rad); y1 = Math.max(y1, n.y + n.rad);
-    });
+    for (var j = 0; j < nVis; j++) {
+      var i = visList[j], x = pos[2 * i], y = pos[2 * i + 1], r = rad[i];
+      if (x !== x) continue;
+      if (x - r < x0) x0 = x - r; if (x + r > x1) x1 = x + r;
+      if (y - r < y0) y0 = y - r; if (y + r > y1) y1 = y + r;
+    }
+    if (x0 === Infinity) return null;
     var k = Math.min(W / (x1 - x0 + 80), H / (y1 - y0 + 80), 2.5);
-    var tx = W / 2 - k * (x0 + x1) / 2, ty = H / 2 - k * (y0 + y1) / 2;
-    view.k += (k - view.k) * lerp; view.x += (tx - view.x) * lerp; view.y += (ty - view.y) * lerp;
+    return { k: k, x: W / 2 - k * (x0 + x1) / 2, y: H / 2 - k * (y0 + y1) / 2 };
+  }
+  var fitted = null;
+  function fit(lerp) {
+    if (!nVis || !W || !H) return;
+    var f = fitK();
+    if (!f) return;
+    fitted = f;
+    view.k += (f.k - view.k) * lerp; view.x += (f.x - view.x) * lerp; view.y += (f.y - view.y) * lerp;
   }
 
-  function draw() {
+  // Level of detail: when the graph is zoomed out past the fitted view, only the most
+  // connected edges (up to EDGE_BUDGET) are drawn; all of them once zoomed in.
+  var EDGE_BUDGET = 20000;
+  function edgesToDraw(total) {
+    if (total <= EDGE_BUDGET) return total;
+    var base = fitted ? fitted.k : view.k, zoom = autoFit ? 1 : view.k / base;
+    return Math.min(total, Math.round(EDGE_BUDGET * Math.max(1, zoom * zoom)));
+  }
+  var drawnEdges = 0;
+  function drawGl() {
+    if (stylesDirty) buildStyles();
+    var w = canvas.width, h = canvas.height;
+    gl.viewport(0, 0, w, h);
+    var bg = parseColor(colors.bg);
+    gl.clearColor(bg[0], bg[1], bg[2], 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    if (positionsChanged) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, glx.pos);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, pos);
+    }
+    if (edgesDirty) {
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, glx.nodeIdx);
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(visList.buffer, 0, nVis), gl.DYNAMIC_DRAW);
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, glx.edgeIdx);
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(edgeList.buffer, 0, 2 * (nEdgeLive + nEdgeGhost)), gl.DYNAMIC_DRAW);
+      edgesDirty = false;
+    }
+    var scale = [view.k / W, view.k / H], shift = [view.x / W, view.y / H]; // layout -> 0..1
+    var dim = matches !== null ? 0.12 : 1; // aliased GL lines cover whole pixels: dim as much as nodes
+    // edges
+    gl.useProgram(glx.edgeProg);
+    gl.uniform2fv(glx.u.escale, scale); gl.uniform2fv(glx.u.eshift, shift);
+    gl.bindBuffer(gl.ARRAY_BUFFER, glx.pos);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, glx.edgeIdx);
+    var liveN = edgesToDraw(nEdgeLive), ghostN = edgesToDraw(nEdgeGhost);
+    var thin = Math.min(1, Math.max(0.35, view.k * 1.5)); // fainter when zoomed out
+    var ec = parseColor(colors.edge), gc = parseColor(colors["ghost-edge"]);
+    gl.uniform4f(glx.u.ecolor, ec[0], ec[1], ec[2], ec[3] * dim * thin);
+    if (liveN) gl.drawElements(gl.LINES, 2 * liveN, gl.UNSIGNED_INT, 0);
+    gl.uniform4f(glx.u.ecolor, gc[0], gc[1], gc[2], gc[3] * dim * thin * 0.8);
+    if (ghostN) gl.drawElements(gl.LINES, 2 * ghostN, gl.UNSIGNED_INT, 8 * nEdgeLive);
+    drawnEdges = liveN + ghostN;
+    // nodes
+    gl.useProgram(glx.nodeProg);
+    gl.uniform2fv(glx.u.nscale, scale); gl.uniform2fv(glx.u.nshift, shift);
+    gl.uniform1f(glx.u.nk, view.k * dpr);
+    gl.bindBuffer(gl.ARRAY_BUFFER, glx.color);
+    gl.enableVertexAttribArray(glx.colorAttr);
+    gl.vertexAttribPointer(glx.colorAttr, 4, gl.UNSIGNED_BYTE, true, 0, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, glx.size);
+    gl.enableVertexAttribArray(glx.sizeAttr);
+    gl.vertexAttribPointer(glx.sizeAttr, 1, gl.FLOAT, false, 0, 0);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, glx.nodeIdx);
+    if (nVis) gl.drawElements(gl.POINTS, nVis, gl.UNSIGNED_INT, 0);
+    gl.disableVertexAttribArray(glx.colorAttr);
+    gl.disableVertexAttribArray(glx.sizeAttr);
+  }
+
+  function draw2d() {
+    if (stylesDirty) buildStyles();
+    edgesDirty = false;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = colors.bg;
     ctx.fillRect(0, 0, W, H);
     ctx.setTransform(dpr * view.k, 0, 0, dpr * view.k, dpr * view.x, dpr * view.y);
     var px = 1 / view.k, dim = matches !== null;
     ctx.lineWidth = px;
-    function strokeEdges(filter, style, dash, alphaMul) {
+    function stroke(from, count, style, dash) {
+      if (!count) return;
       ctx.beginPath();
-      var any = false;
-      for (var i = 0; i < visEdges.length; i++) {
-        var e = visEdges[i];
-        if (!filter(e)) continue;
-        ctx.moveTo(e.a.x, e.a.y); ctx.lineTo(e.b.x, e.b.y); any = true;
+      for (var j = from; j < from + count; j++) {
+        var a = edgeList[2 * j], b = edgeList[2 * j + 1];
+        ctx.moveTo(pos[2 * a], pos[2 * a + 1]); ctx.lineTo(pos[2 * b], pos[2 * b + 1]);
       }
-      if (!any) return;
-      ctx.globalAlpha = alphaMul;
+      ctx.globalAlpha = dim ? 0.25 : 1;
       ctx.strokeStyle = style;
       ctx.setLineDash(dash ? [4 * px, 3 * px] : []);
       ctx.stroke();
       ctx.setLineDash([]);
       ctx.globalAlpha = 1;
     }
-    var edgeAlpha = dim ? 0.25 : 1;
-    strokeEdges(function (e) { return e.current && !e.sup; }, colors.edge, false, edgeAlpha);
-    strokeEdges(function (e) { return !e.current || e.sup; }, colors["ghost-edge"], true, edgeAlpha);
-    if (selected && selected.vis) {
-      ctx.lineWidth = 2 * px;
-      strokeEdges(function (e) { return e.a === selected || e.b === selected; }, colors.accent, false, 0.9);
-      ctx.lineWidth = px;
+    var liveN = edgesToDraw(nEdgeLive), ghostN = edgesToDraw(nEdgeGhost);
+    stroke(0, liveN, colors.edge, false);
+    stroke(nEdgeLive, ghostN, colors["ghost-edge"], true);
+    drawnEdges = liveN + ghostN;
+    // nodes, grouped by colour and alpha
+    var groups = new Map();
+    for (var j = 0; j < nVis; j++) {
+      var i = visList[j], key = nKind[i] * 1024 + styleBuf[4 * i + 3];
+      var g = groups.get(key);
+      if (!g) groups.set(key, g = []);
+      g.push(i);
     }
-    byKind.forEach(function (list, k) {
-      var color = kindColor(k);
-      for (var pass = 0; pass < 4; pass++) {
-        var ghost = pass >= 2, lit = pass % 2 === 0;
-        ctx.beginPath();
-        var any = false;
-        for (var i = 0; i < list.length; i++) {
-          var n = list[i];
-          if (n.current === ghost) continue;
-          if (dim && matches.has(n) !== lit) continue;
-          if (!dim && !lit) continue;
-          var r = n.rad;
-          if (r * view.k < 1.5) { ctx.rect(n.x - r, n.y - r, 2 * r, 2 * r); } else { ctx.moveTo(n.x + r, n.y); ctx.arc(n.x, n.y, r, 0, 2 * Math.PI); }
-          any = true;
-        }
-        if (!any) continue;
-        ctx.globalAlpha = (lit ? 1 : 0.12) * (ghost ? 0.4 : 1);
-        ctx.fillStyle = color;
-        ctx.fill();
-        if (ghost) { ctx.strokeStyle = color; ctx.setLineDash([2 * px, 2 * px]); ctx.stroke(); ctx.setLineDash([]); }
+    groups.forEach(function (list, key) {
+      var k = S[Math.floor(key / 1024)];
+      ctx.beginPath();
+      for (var q = 0; q < list.length; q++) {
+        var n = list[q], x = pos[2 * n], y = pos[2 * n + 1], r = rad[n];
+        if (r * view.k < 1.5) { r = 1.5 * px; ctx.rect(x - r, y - r, 2 * r, 2 * r); } else { ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); }
       }
+      ctx.globalAlpha = (key % 1024) / 255;
+      ctx.fillStyle = kindColor(k);
+      ctx.fill();
     });
     ctx.globalAlpha = 1;
+  }
+
+  function drawOverlay() {
+    octx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    octx.clearRect(0, 0, W, H);
+    octx.setTransform(dpr * view.k, 0, 0, dpr * view.k, dpr * view.x, dpr * view.y);
+    var px = 1 / view.k;
+    if (selected >= 0 && vis[selected]) { // the selected node's edges, highlighted
+      octx.beginPath();
+      var any = false;
+      for (var j = 0; j < nEdgeLive + nEdgeGhost; j++) {
+        var a = edgeList[2 * j], b = edgeList[2 * j + 1];
+        if (a !== selected && b !== selected) continue;
+        octx.moveTo(pos[2 * a], pos[2 * a + 1]); octx.lineTo(pos[2 * b], pos[2 * b + 1]); any = true;
+      }
+      if (any) { octx.globalAlpha = 0.9; octx.lineWidth = 2 * px; octx.strokeStyle = colors.accent; octx.stroke(); octx.globalAlpha = 1; }
+    }
     [hovered, selected].forEach(function (n, i) {
-      if (!n || !n.vis) return;
-      ctx.beginPath();
-      ctx.arc(n.x, n.y, n.rad + 3 * px, 0, 2 * Math.PI);
-      ctx.lineWidth = (i ? 2.5 : 1.5) * px;
-      ctx.strokeStyle = i ? colors.accent : colors.fg;
-      ctx.stroke();
+      if (n < 0 || !vis[n]) return;
+      octx.beginPath();
+      octx.arc(pos[2 * n], pos[2 * n + 1], Math.max(rad[n], 1.5 * px) + 3 * px, 0, 2 * Math.PI);
+      octx.lineWidth = (i ? 2.5 : 1.5) * px;
+      octx.strokeStyle = i ? colors.accent : colors.fg;
+      octx.stroke();
     });
     drawLabels();
   }
 
+  var labelsDrawn = 0;
   function drawLabels() {
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.font = "12px system-ui, sans-serif";
-    ctx.textAlign = "center";
-    ctx.textBaseline = "top";
-    ctx.lineWidth = 3;
-    ctx.strokeStyle = colors.halo;
-    ctx.fillStyle = colors.label;
-    var drawn = 0, k = view.k;
+    octx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    octx.font = "12px system-ui, sans-serif";
+    octx.textAlign = "center";
+    octx.textBaseline = "top";
+    octx.lineWidth = 3;
+    octx.strokeStyle = colors.halo;
+    octx.fillStyle = colors.label;
+    var drawn = 0, k = view.k, seen = 0;
     function label(n) {
-      var sx = n.x * k + view.x, sy = (n.y + n.rad) * k + view.y + 3;
+      var sx = pos[2 * n] * k + view.x, sy = (pos[2 * n + 1] + rad[n]) * k + view.y + 3;
       if (sx < -200 || sx > W + 200 || sy < -20 || sy > H + 20) return;
-      var text = n.t.length > 48 ? n.t.slice(0, 47) + "…" : n.t;
-      ctx.strokeText(text, sx, sy); ctx.fillText(text, sx, sy);
+      var t = titles[n], text = t.length > 48 ? t.slice(0, 47) + "…" : t;
+      octx.strokeText(text, sx, sy); octx.fillText(text, sx, sy);
       drawn++;
     }
-    for (var i = 0; i < labelOrder.length && drawn < 250; i++) {
+    // Level of detail: labels only for nodes big enough on screen, at most 250, and the
+    // scan stops early so a zoomed-out 100k graph costs nothing here.
+    for (var i = 0; i < N && drawn < 250 && seen < 20000; i++) {
       var n = labelOrder[i];
-      if (n === selected || n === hovered) continue;
+      if (!vis[n] || n === selected || n === hovered) continue;
       if (matches !== null && !matches.has(n)) continue;
-      if (k >= 1.1 || n.rad * k >= 9) label(n);
+      seen++;
+      if (k >= 1.1 || rad[n] * k >= 9) label(n);
     }
-    if (selected && selected.vis) label(selected);
-    if (hovered && hovered.vis && hovered !== selected) label(hovered);
+    if (selected >= 0 && vis[selected]) label(selected);
+    if (hovered >= 0 && vis[hovered] && hovered !== selected) label(hovered);
+    labelsDrawn = drawn;
   }
 
-  // ---- the frame loop --------------------------------------------------------------
-  var raf = 0;
-  function schedule() { if (!raf) raf = requestAnimationFrame(frame); }
+  var drawn = { x: 0, y: 0, k: 1 }, shownTransform = "";
+  function draw() {
+    if (gl) drawGl(); else draw2d();
+    positionsChanged = false;
+    drawOverlay();
+    drawn.x = view.x; drawn.y = view.y; drawn.k = view.k;
+    dirty = false;
+    applyTransform();
+  }
+  // Between two drawings the last picture is moved and scaled by the compositor (a CSS
+  // transform), so panning and zooming never wait for a redraw of 100,000 nodes; the
+  // overlay (labels, rings) is cheap and is drawn at the current view every frame.
+  function applyTransform() {
+    var t = "";
+    if (drawn.x !== view.x || drawn.y !== view.y || drawn.k !== view.k) {
+      var sc = view.k / drawn.k;
+      t = "translate(" + (view.x - drawn.x * sc) + "px, " + (view.y - drawn.y * sc) + "px) scale(" + sc + ")";
+    }
+    if (t !== shownTransform) {
+      shownTransform = t;
+      canvas.style.transform = t;
+    }
+  }
+
+  // ---- the frame loop ------------------------------------------------------------------
+  // A redraw waits while the user pans or zooms (150 ms), while the GPU is still busy with
+  // the last one (a WebGL2 fence), and for as long as the last one took, so a slow
+  // (software) renderer gets at most half of the time and the page stays responsive.
+  var raf = 0, frames = 0, firstFrameAt = null, dirty = true, timer = 0;
+  var lastInteraction = -1e9, nextDrawAt = 0, fence = null, fenceAt = 0, cpuCost = 0;
+  function schedule() { dirty = true; if (!raf) raf = requestAnimationFrame(frame); }
+  function later(ms) {
+    if (timer) return;
+    timer = setTimeout(function () { timer = 0; if (!raf) raf = requestAnimationFrame(frame); }, ms);
+  }
+  function interacted() { lastInteraction = performance.now(); }
+  function gpuBusy(now) {
+    if (!fence) return false;
+    if (gl.getSyncParameter(fence, gl.SYNC_STATUS) !== gl.SIGNALED) return true;
+    gl.deleteSync(fence); fence = null;
+    // as long again (twice while laying out), but the picture moves at least once a second
+    nextDrawAt = now + Math.min(1000, (sim.running ? 2 : 1) * ((now - fenceAt) + cpuCost));
+    return false;
+  }
   function frame() {
     raf = 0;
-    if (running) {
-      var t0 = performance.now(), n = 0;
-      do { tick(); n++; } while (n < MAX_TICKS_PER_FRAME && alpha >= ALPHA_MIN &&
-        performance.now() - t0 < FRAME_BUDGET_MS);
-      if (alpha < ALPHA_MIN && alphaTarget === 0) running = false;
-    }
-    if (autoFit) fit(running ? 0.15 : 1);
-    var d0 = performance.now();
+    if (playing) stepPlay();
+    if (autoFit) fit(sim.running ? 0.15 : 1);
+    var now = performance.now();
+    if (playing || (autoFit && sim.running)) schedule();
+    if (!dirty) { applyTransform(); drawOverlay(); return; }
+    var wait = 0;
+    if (now - lastInteraction < 150) wait = 150 - (now - lastInteraction);
+    else if (gpuBusy(now)) wait = 16;
+    else if (now < nextDrawAt) wait = nextDrawAt - now;
+    if (wait > 0) { applyTransform(); drawOverlay(); later(wait); return; }
+    render(now);
+  }
+  function render(now) {
     draw();
-    perf.drawMs = performance.now() - d0;
-    if (running) schedule();
+    var end = performance.now();
+    cpuCost = end - now;
+    sim.drawMs = cpuCost;
+    nextDrawAt = end + cpuCost;
+    if (gl && gl.fenceSync) {
+      if (fence) gl.deleteSync(fence);
+      fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+      fenceAt = end;
+      gl.flush();
+    }
+    frames++;
+    if (firstFrameAt === null && nVis > 0 && !isNaN(pos[2 * visList[0]])) firstFrameAt = end;
   }
 
   // ---- the node panel --------------------------------------------------------------
-  function status(n) {
-    if (n.current) return "current";
-    return n.r != null || !n.sb ? "retired" : "superseded";
+  function status(i) {
+    if (nU[i] === Infinity) return "current";
+    return reasonOf.has(i) || nSb[i] < 0 ? "retired" : "superseded";
   }
-  function when(iso) { return iso.replace("T", " ").replace(/\.\d+Z$/, "Z"); }
+  function statusAt(i) {
+    if (instant !== null && validAt(nF[i], nU[i])) return "valid then";
+    return status(i);
+  }
+  function when(us) { return iso(us).replace("T", " ").replace(/\.\d+Z$/, "Z"); }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
     if (text != null) e.textContent = text;
     return e;
   }
-  function overlaps(e, n) {
-    // A current node's connections are its current edges to current nodes, as
+  function overlaps(j, n) { // does edge j belong with version n?
+    // A live node's connections are its edges valid at the instant to nodes live then, as
     // `ryvem graph links` walks them (a retired node's edges stay open, to return on revival).
-    var other = e.ea === n.e ? e.b : e.a;
-    if (n.current) return showHistory || (e.current && other.current);
-    return e.f < n.u && (!e.u || e.u > n.f);
+    if (live[n]) {
+      var other = eA[j] === nEnt[n] ? eB[j] : eA[j];
+      return showHistory ? existsAt(eF[j]) : validAt(eF[j], eU[j]) && repOf[other] >= 0;
+    }
+    return eF[j] < nU[n] && eU[j] > nF[n];
   }
+  function shownVersion(ent) { var r = repOf[ent]; return r >= 0 ? r : headOf[ent]; }
 
-  function select(id) {
+  function select(id, keepScroll) {
     var n = byId.get(id);
-    if (!n) return;
+    if (n === undefined) return;
     selected = n;
     var meta = $("p-meta");
     meta.textContent = "";
-    var st = status(n);
-    meta.appendChild(el("span", "tag " + st, st));
-    meta.appendChild(document.createTextNode(n.k + " · " + n.s + (n.key != null ? " · " + n.key : "")));
-    $("p-title").textContent = n.t;
-    var body = $("p-body");
-    body.innerHTML = n.h; // rendered at export time with raw HTML disabled and safe links only
-    if (!n.h) body.appendChild(el("p", "muted", "(no body)"));
-    if (n.r != null) body.appendChild(el("p", "muted", "Retired: " + n.r));
-    var data = $("p-data");
+    var st = statusAt(n);
+    meta.appendChild(el("span", "tag " + st.replace(" ", "-"), st));
+    meta.appendChild(document.createTextNode(S[nKind[n]] + " · " + S[nScope[n]] + (keys[n] != null ? " · " + keys[n] : "")));
+    $("p-title").textContent = titles[n];
+    var body = $("p-body"), html = bodyHtml(n);
+    body.innerHTML = html; // rendered at export time with raw HTML disabled and safe links only
+    if (!html) {
+      var missing = nU[n] !== Infinity && !historyBodies;
+      body.appendChild(el("p", "muted", missing
+        ? "(the body of a past version is not in this file: export with --with-history-bodies)"
+        : "(no body)"));
+    }
+    if (reasonOf.has(n)) body.appendChild(el("p", "muted", "Retired: " + reasonOf.get(n)));
+    var data = $("p-data"), pairs = dataPairs(n);
     data.textContent = "";
-    n.d.forEach(function (pair) { data.appendChild(el("dt", "", pair[0])); data.appendChild(el("dd", "", pair[1])); });
-    $("p-data-h").hidden = data.hidden = n.d.length === 0;
-    var conn = $("p-connections");
+    pairs.forEach(function (pair) { data.appendChild(el("dt", "", pair[0])); data.appendChild(el("dd", "", pair[1])); });
+    $("p-data-h").hidden = data.hidden = pairs.length === 0;
+    var conn = $("p-connections"), ent = nEnt[n];
     conn.textContent = "";
-    (adjacency.get(n.e) || []).filter(function (e) { return overlaps(e, n); }).forEach(function (e) {
-      var out = e.ea === n.e, other = out ? e.b : e.a;
-      var li = el("li"), btn = el("button");
+    for (var j = 0; j < M; j++) {
+      if (eSup[j] || (eA[j] !== ent && eB[j] !== ent) || !overlaps(j, n)) continue;
+      var out = eA[j] === ent, other = shownVersion(out ? eB[j] : eA[j]);
+      var li = el("li"), btn = el("button"), ended = !validAt(eF[j], eU[j]);
       btn.type = "button";
-      btn.dataset.id = other.id;
-      btn.appendChild(el("span", "rel", (out ? "→ " : "← ") + e.rel + (e.current ? "" : " (ended)")));
-      btn.appendChild(document.createTextNode(" " + other.t));
-      btn.title = other.k + " · " + other.s;
+      btn.dataset.id = ids[other];
+      btn.appendChild(el("span", "rel", (out ? "→ " : "← ") + S[eRel[j]] + (ended ? " (ended)" : "")));
+      btn.appendChild(document.createTextNode(" " + titles[other]));
+      btn.title = S[nKind[other]] + " · " + S[nScope[other]];
       li.appendChild(btn);
       conn.appendChild(li);
-    });
+    }
     if (!conn.children.length) conn.appendChild(el("li", "muted", "none"));
-    var hist = $("p-history"), chain = chains.get(n.e);
+    var hist = $("p-history"), versions = chain(ent);
     hist.textContent = "";
-    $("p-history-h").hidden = hist.hidden = chain.length < 2;
-    chain.forEach(function (v) {
-      var li = el("li", v === n ? "at" : ""), btn = el("button"), s = status(v);
-      btn.type = "button";
-      btn.dataset.id = v.id;
-      btn.appendChild(el("span", "tag " + s, s));
-      btn.appendChild(document.createTextNode(v.t));
-      var t = el("time", "", when(v.f) + (v.u ? " → " + when(v.u) : " → now"));
-      t.dateTime = v.f;
-      btn.appendChild(t);
-      li.appendChild(btn);
+    $("p-history-h").hidden = hist.hidden = versions.length < 2;
+    versions.forEach(function (v) {
+      var li = el("li", v === n ? "at" : ""), b = el("button"), s = status(v);
+      b.type = "button";
+      b.dataset.id = ids[v];
+      b.appendChild(el("span", "tag " + s, s));
+      b.appendChild(document.createTextNode(titles[v]));
+      var t = el("time", "", when(nF[v]) + (nU[v] !== Infinity ? " → " + when(nU[v]) : " → now"));
+      t.dateTime = iso(nF[v]);
+      b.appendChild(t);
+      li.appendChild(b);
       hist.appendChild(li);
     });
     $("panel").hidden = false;
-    $("panel").scrollTop = 0;
+    if (!keepScroll) $("panel").scrollTop = 0;
     schedule();
   }
-
   function closePanel() {
-    selected = null;
+    selected = -1;
     $("panel").hidden = true;
     schedule();
   }
 
   function centreOn(n) {
     view.k = Math.max(view.k, 1);
-    view.x = W / 2 - n.x * view.k;
-    view.y = H / 2 - n.y * view.k;
+    view.x = W / 2 - pos[2 * n] * view.k;
+    view.y = H / 2 - pos[2 * n + 1] * view.k;
     autoFit = false;
-    lastCentred = n.id;
+    lastCentred = ids[n];
     schedule();
   }
 
   function navigate(id) {
     var n = byId.get(id);
-    if (!n) return;
+    if (n === undefined) return;
     var changed = false;
-    if (!n.current && !showHistory) { showHistory = true; $("history").checked = true; changed = true; }
-    if (hiddenKinds.has(n.k)) { hiddenKinds.delete(n.k); changed = true; }
-    if (scopeSel !== "*" && scopeSel !== n.s) { scopeSel = "*"; $("scope").value = "*"; changed = true; }
+    if (!existsAt(nF[n])) { setInstantValue(null, false); changed = true; }
+    if (!validAt(nF[n], nU[n]) && !showHistory) { showHistory = true; $("history").checked = true; changed = true; }
+    var k = S[nKind[n]];
+    if (hiddenKinds.has(k)) { hiddenKinds.delete(k); changed = true; }
+    if (scopeSel !== "*" && scopeSel !== S[nScope[n]]) { scopeSel = "*"; $("scope").value = "*"; changed = true; }
     if (changed) recompute();
     select(id);
     centreOn(n);
@@ -570,96 +834,118 @@
     if (!target) return;
     if (target.tagName === "A") {
       ev.preventDefault();
-      var h = head.get(target.dataset.entity);
-      if (h) navigate(h.id);
+      var ent = entityByName(target.dataset.entity);
+      if (ent !== undefined) navigate(ids[shownVersion(ent)]);
       return;
     }
     navigate(target.dataset.id);
   }
 
   // ---- search ----------------------------------------------------------------------
-  function bodyText(n) {
-    if (n.text === null) {
-      n.text = n.h.replace(/<[^>]*>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
-        .replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&amp;/g, "&").toLowerCase();
-    }
-    return n.text;
-  }
+  var lowerTitles = null, lowerKeys = null;
   function wordEnd(text, at) { return at >= text.length || !/[0-9a-z]/i.test(text.charAt(at)); }
   function score(n, q) {
-    var t = n.t.toLowerCase(), key = (n.key || "").toLowerCase(), at = t.indexOf(q);
+    var t = lowerTitles[n], key = lowerKeys[n], at = t.indexOf(q);
     if (t === q) return 100;
     if (key === q) return 90;
-    if (at === 0) return wordEnd(t, q.length) ? 85 : 80; // "node 12" prefers "Node 12 …"
+    if (at === 0) return wordEnd(t, q.length) ? 85 : 80;
     if (at > 0) return wordEnd(t, at + q.length) ? 65 : 60;
     if (key.indexOf(q) >= 0) return 50;
-    if (n.k === q || n.id === q) return 40;
-    if (bodyText(n).indexOf(q) >= 0) return 10;
+    if (S[nKind[n]] === q || ids[n] === q) return 40;
     return 0;
   }
+  var searchJob = 0;
   function runSearch() {
     var q = $("search").value.trim().toLowerCase();
     matchQuery = q;
-    if (!q) { matches = null; schedule(); return; }
+    searchJob++;
+    if (!q) { matches = null; stylesDirty = true; schedule(); return; }
+    if (!lowerTitles) {
+      lowerTitles = titles.map(function (t) { return t.toLowerCase(); });
+      lowerKeys = keys.map(function (k) { return (k || "").toLowerCase(); });
+    }
     matches = new Map();
-    nodes.forEach(function (n) { var s = score(n, q); if (s > 0) matches.set(n, s); });
+    for (var n = 0; n < N; n++) { var s = score(n, q); if (s > 0) matches.set(n, s); }
+    stylesDirty = true;
     schedule();
+    // Bodies are matched block by block in short slices, so typing never stalls the page.
+    var job = searchJob, from = 0, mine = matches;
+    function slice() {
+      if (job !== searchJob) return;
+      var t0 = performance.now();
+      while (from < N && performance.now() - t0 < 8) {
+        var end = Math.min(N, from + BODY_CHUNK);
+        for (var i = from; i < end; i++) if (!mine.has(i) && bodyText(i).indexOf(q) >= 0) mine.set(i, 10);
+        from = end;
+      }
+      stylesDirty = true; schedule();
+      if (from < N) setTimeout(slice, 0);
+    }
+    if (N <= 20 * BODY_CHUNK) { from = 0; while (from < N) { for (var i = from, e = Math.min(N, from + BODY_CHUNK); i < e; i++) if (!mine.has(i) && bodyText(i).indexOf(q) >= 0) mine.set(i, 10); from += BODY_CHUNK; } }
+    else setTimeout(slice, 0);
   }
   function bestMatch() {
-    if (!matches) return null;
-    var best = null, bestScore = -1;
+    if (!matches) return -1;
+    var best = -1, bestScore = -1;
     matches.forEach(function (s, n) {
-      if (!n.vis) return;
-      var rank = s * 1000 + Math.min(n.deg, 999) + (n.current ? 0.5 : 0);
-      if (rank > bestScore || (rank === bestScore && n.id < best.id)) { best = n; bestScore = rank; }
+      if (!vis[n]) return;
+      var r = s * 1000 + Math.min(deg[n], 999) + (nU[n] === Infinity ? 0.5 : 0);
+      if (r > bestScore || (r === bestScore && ids[n] < ids[best])) { best = n; bestScore = r; }
     });
     return best;
   }
   function clearSearch() {
     $("search").value = "";
-    matches = null; matchQuery = "";
+    matches = null; matchQuery = ""; searchJob++;
+    stylesDirty = true;
     schedule();
   }
 
   // ---- pointer: drag a node, pan, zoom, click -------------------------------------------
   function toWorld(sx, sy) { return { x: (sx - view.x) / view.k, y: (sy - view.y) / view.k }; }
   function nodeAt(sx, sy) {
-    var w = toWorld(sx, sy), best = null, bestD = Infinity;
-    for (var i = 0; i < visNodes.length; i++) {
-      var n = visNodes[i], dx = n.x - w.x, dy = n.y - w.y, d = dx * dx + dy * dy;
-      var reach = Math.max(n.rad, 5 / view.k) + 2 / view.k;
-      if (d <= reach * reach && d < bestD) { best = n; bestD = d; }
+    var w = toWorld(sx, sy), best = -1, bestD = Infinity;
+    for (var j = 0; j < nVis; j++) {
+      var n = visList[j], dx = pos[2 * n] - w.x, dy = pos[2 * n + 1] - w.y, d = dx * dx + dy * dy;
+      var reach = Math.max(rad[n], 5 / view.k) + 2 / view.k;
+      if (d <= reach * reach && d <= bestD) { best = n; bestD = d; }
     }
     return best;
   }
   var drag = null;
-  function local(ev) { var r = canvas.getBoundingClientRect(); return { x: ev.clientX - r.left, y: ev.clientY - r.top }; }
-  canvas.addEventListener("pointerdown", function (ev) {
+  function local(ev) { var r = overlay.getBoundingClientRect(); return { x: ev.clientX - r.left, y: ev.clientY - r.top }; }
+  overlay.addEventListener("pointerdown", function (ev) {
     if (ev.button !== 0) return;
     var p = local(ev), n = nodeAt(p.x, p.y);
-    canvas.setPointerCapture(ev.pointerId);
+    overlay.setPointerCapture(ev.pointerId);
     drag = { node: n, x: p.x, y: p.y, moved: false, vx: view.x, vy: view.y };
-    if (n) { n.fx = n.x; n.fy = n.y; }
   });
-  canvas.addEventListener("pointermove", function (ev) {
+  overlay.addEventListener("pointermove", function (ev) {
     var p = local(ev);
     if (!drag) {
       var h = nodeAt(p.x, p.y);
-      if (h !== hovered) { hovered = h; canvas.classList.toggle("over-node", !!h); schedule(); }
+      if (h !== hovered) { hovered = h; overlay.classList.toggle("over-node", h >= 0); schedule(); }
       return;
     }
     if (!drag.moved && Math.abs(p.x - drag.x) + Math.abs(p.y - drag.y) > 3) {
       drag.moved = true;
       autoFit = false;
-      canvas.classList.add("dragging");
-      if (drag.node) { alphaTarget = 0.3; reheat(0.3); }
+      overlay.classList.add("dragging");
+      if (drag.node >= 0) {
+        dragFix = drag.node;
+        sim.seq++; sim.running = true;
+        port.postMessage({ type: "fix", i: drag.node, x: pos[2 * drag.node], y: pos[2 * drag.node + 1], alphaTarget: 0.3, alpha: 0.3, seq: sim.seq });
+      }
     }
     if (!drag.moved) return;
-    if (drag.node) {
+    if (drag.node >= 0) {
       var w = toWorld(p.x, p.y);
-      drag.node.fx = w.x; drag.node.fy = w.y;
+      dragX = w.x; dragY = w.y;
+      pos[2 * drag.node] = w.x; pos[2 * drag.node + 1] = w.y; positionsChanged = true;
+      port.postMessage({ type: "fix", i: drag.node, x: w.x, y: w.y });
     } else {
       view.x = drag.vx + p.x - drag.x; view.y = drag.vy + p.y - drag.y;
+      interacted();
     }
     schedule();
   });
@@ -667,25 +953,26 @@
     if (!drag) return;
     var d = drag;
     drag = null;
-    canvas.classList.remove("dragging");
-    if (d.node) {
-      d.node.fx = null; d.node.fy = null;
-      alphaTarget = 0;
-      if (!d.moved) select(d.node.id);
-      else reheat(0.1);
+    overlay.classList.remove("dragging");
+    if (d.node >= 0) {
+      if (!d.moved) { select(ids[d.node]); return; }
+      dragFix = -1;
+      sim.seq++; sim.running = true;
+      port.postMessage({ type: "fix", i: d.node, x: NaN, y: NaN, alphaTarget: 0, alpha: 0.1, seq: sim.seq });
     } else if (!d.moved) {
       closePanel();
     }
   }
-  canvas.addEventListener("pointerup", endDrag);
-  canvas.addEventListener("pointercancel", endDrag);
-  canvas.addEventListener("pointerleave", function () { if (hovered) { hovered = null; schedule(); } });
-  canvas.addEventListener("wheel", function (ev) {
+  overlay.addEventListener("pointerup", endDrag);
+  overlay.addEventListener("pointercancel", endDrag);
+  overlay.addEventListener("pointerleave", function () { if (hovered >= 0) { hovered = -1; schedule(); } });
+  overlay.addEventListener("wheel", function (ev) {
     ev.preventDefault();
     var p = local(ev), w = toWorld(p.x, p.y);
-    var k = Math.min(8, Math.max(0.02, view.k * Math.exp(-ev.deltaY * 0.0015)));
+    var k = Math.min(8, Math.max(0.002, view.k * Math.exp(-ev.deltaY * 0.0015)));
     view.k = k; view.x = p.x - w.x * k; view.y = p.y - w.y * k;
     autoFit = false;
+    interacted();
     schedule();
   }, { passive: false });
 
@@ -765,6 +1052,94 @@
     $("gear").setAttribute("aria-expanded", String(!panel.hidden));
   });
 
+  // ---- the time slider -----------------------------------------------------------------
+  var instants = null; // every distinct moment a version or an edge began or ended
+  function timeline() {
+    if (instants) return instants;
+    var all = new Float64Array(2 * N + 2 * M), n = 0, i;
+    for (i = 0; i < N; i++) { all[n++] = nF[i]; if (nU[i] !== Infinity) all[n++] = nU[i]; }
+    for (i = 0; i < M; i++) { all[n++] = eF[i]; if (eU[i] !== Infinity) all[n++] = eU[i]; }
+    all = all.subarray(0, n).sort();
+    var out = new Float64Array(n), m = 0;
+    for (i = 0; i < n; i++) if (i === 0 || all[i] !== all[i - 1]) out[m++] = all[i];
+    instants = out.subarray(0, m);
+    return instants;
+  }
+  var range = $("t-range"), tLabel = $("t-label"), playBtn = $("t-play"), speedSel = $("t-speed");
+  var playing = false, playPos = 0, playLast = 0;
+  function indexOfInstant(t) { // the last instant <= t
+    var a = timeline(), lo = 0, hi = a.length - 1;
+    if (t === null || !a.length) return a.length - 1;
+    if (t < a[0]) return 0;
+    while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (a[mid] <= t) lo = mid; else hi = mid - 1; }
+    return lo;
+  }
+  function showInstant() {
+    var a = timeline();
+    range.max = String(Math.max(0, a.length - 1));
+    range.value = String(indexOfInstant(instant));
+    tLabel.textContent = instant === null ? "now" : when(instant);
+    tLabel.title = instant === null ? "" : iso(instant);
+    document.documentElement.classList.toggle("past", instant !== null);
+  }
+  function writeFragment() {
+    var base = location.href.split("#")[0];
+    var keep = (location.hash.match(/(?:^#|&)(r=canvas|w=main)(?=&|$)/g) || [])
+      .map(function (x) { return x.replace(/^[#&]/, ""); }).join("&");
+    var frag = instant === null ? keep : (keep ? keep + "&" : "") + "t=" + iso(instant);
+    try { history.replaceState(null, "", frag ? base + "#" + frag : base); } catch (err) { /* a sandboxed page */ }
+  }
+  function setInstantValue(t, redraw) {
+    var a = timeline();
+    if (t !== null && a.length && t >= a[a.length - 1]) t = null; // the last change is now
+    instant = t;
+    showInstant();
+    writeFragment();
+    if (redraw !== false) recompute(0.3, true);
+  }
+  range.addEventListener("input", function () {
+    stopPlay();
+    var a = timeline(), i = Number(range.value);
+    setInstantValue(i >= a.length - 1 ? null : a[i]);
+  });
+  var SPEEDS = [1, 10, 100, 1000, 10000];
+  SPEEDS.forEach(function (s) { var o = el("option", "", s + " changes/s"); o.value = String(s); speedSel.appendChild(o); });
+  function defaultSpeed() { // about a 30-second replay
+    var want = timeline().length / 30, best = SPEEDS[0];
+    SPEEDS.forEach(function (s) { if (s <= want) best = s; });
+    return best;
+  }
+  function stopPlay() { playing = false; playBtn.textContent = "▶"; playBtn.setAttribute("aria-label", "Play"); }
+  playBtn.addEventListener("click", function () {
+    if (playing) { stopPlay(); return; }
+    var a = timeline();
+    if (!a.length) return;
+    playing = true; playBtn.textContent = "⏸"; playBtn.setAttribute("aria-label", "Pause");
+    playPos = instant === null ? 0 : indexOfInstant(instant);
+    if (instant === null) setInstantValue(a[0]);
+    playLast = performance.now();
+    schedule();
+  });
+  function stepPlay() {
+    var now = performance.now(), a = timeline();
+    playPos += (now - playLast) / 1000 * Number(speedSel.value);
+    playLast = now;
+    var i = Math.floor(playPos);
+    if (i >= a.length - 1) { stopPlay(); setInstantValue(null); return; }
+    if (a[i] !== instant) setInstantValue(a[i]);
+  }
+  window.addEventListener("hashchange", function () {
+    var t = fragmentInstant();
+    if (t !== instant) setInstantValue(t);
+  });
+  function fragmentInstant() {
+    var m = /(?:^#|&)t=([^&]+)/.exec(location.hash);
+    if (!m) return null;
+    var t = parseIso(decodeURIComponent(m[1]));
+    return isNaN(t) ? null : t;
+  }
+
+  // ---- theme ---------------------------------------------------------------------------
   var media = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   var themeChosen = false;
   function setTheme(t) {
@@ -791,7 +1166,7 @@
     if (ev.key === "Enter") {
       ev.preventDefault();
       var best = bestMatch();
-      if (best) { select(best.id); centreOn(best); }
+      if (best >= 0) { select(ids[best]); centreOn(best); }
     } else if (ev.key === "Escape") {
       ev.preventDefault();
       clearSearch();
@@ -809,42 +1184,94 @@
   // ---- the test hook (read-only) ----------------------------------------------------------
   function screenPos(id) {
     var n = byId.get(id);
-    if (!n || !n.vis) return null;
-    var r = canvas.getBoundingClientRect();
-    return { x: r.left + n.x * view.k + view.x, y: r.top + n.y * view.k + view.y, r: n.rad * view.k };
+    if (n === undefined || !vis[n]) return null;
+    var r = overlay.getBoundingClientRect();
+    return { x: r.left + pos[2 * n] * view.k + view.x, y: r.top + pos[2 * n + 1] * view.k + view.y, r: rad[n] * view.k };
   }
+  function pixel(id) { // RGBA of the graph layer at a node's centre (drawn now, then read)
+    var p = screenPos(id);
+    if (!p) return null;
+    var r = overlay.getBoundingClientRect();
+    var x = Math.round((p.x - r.left) * dpr), y = Math.round((p.y - r.top) * dpr);
+    if (autoFit) fit(sim.running ? 0.15 : 1);
+    if (gl) {
+      draw();
+      var out = new Uint8Array(4);
+      gl.readPixels(x, canvas.height - 1 - y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
+      return Array.from(out);
+    }
+    draw();
+    return Array.from(ctx.getImageData(x, y, 1, 1).data);
+  }
+  function counts() { return { nodes: nVis, edges: nEdgeLive + nEdgeGhost }; }
   window.__ryvem = Object.freeze({
-    version: 1,
-    counts: function () { return { nodes: visNodes.length, edges: visEdges.length }; },
-    totals: function () { return { nodes: nodes.length, edges: edges.length }; },
-    selected: function () { return selected ? selected.id : null; },
+    version: 2,
+    counts: counts,
+    totals: function () { return { nodes: N, edges: M }; },
+    selected: function () { return selected >= 0 ? ids[selected] : null; },
     sim: function () {
-      return { alpha: alpha, running: running, ticks: ticks, params: Object.assign({}, params),
-        defaults: Object.assign({}, DEFAULTS), lastTickMs: perf.tickMs, lastDrawMs: perf.drawMs };
+      return { alpha: sim.alpha, running: !settled(), ticks: sim.ticks, params: Object.assign({}, params),
+        defaults: Object.assign({}, DEFAULTS), lastTickMs: sim.tickMs, lastDrawMs: sim.drawMs,
+        worker: sim.worker };
     },
-    settled: function () { return !running; },
+    settled: settled,
     view: function () { return { x: view.x, y: view.y, k: view.k }; },
     screenPos: screenPos,
-    visibleIds: function () { return visNodes.map(function (n) { return n.id; }); },
+    visibleIds: function () { return Array.from(visList.subarray(0, nVis)).sort(function (a, b) { return a - b; }).map(function (i) { return ids[i]; }); },
     positions: function () {
       var out = {};
-      visNodes.forEach(function (n) { out[n.id] = [n.x, n.y]; });
+      for (var j = 0; j < nVis; j++) { var i = visList[j]; out[ids[i]] = [pos[2 * i], pos[2 * i + 1]]; }
       return out;
     },
     matches: function () {
       if (!matches) return [];
       var out = [];
-      matches.forEach(function (s, n) { if (n.vis) out.push(n.id); });
+      matches.forEach(function (s, n) { if (vis[n]) out.push(ids[n]); });
       return out.sort();
     },
     centred: function () { return lastCentred; },
     theme: function () { return document.documentElement.dataset.theme; },
-    kindColor: function (k) { return hue.has(k) ? kindColor(k) : null; }
+    kindColor: function (k) { return hue.has(k) ? kindColor(k) : null; },
+    renderer: function () { return renderer; },
+    pixel: pixel,
+    frames: function () {
+      return { frames: frames, firstFrameMs: firstFrameAt, firstTickMs: sim.firstTickAt,
+        drawnEdges: drawnEdges, labels: labelsDrawn };
+    },
+    timeline: function () {
+      var a = timeline(), list = [];
+      for (var i = 0; i < a.length; i++) list.push(iso(a[i]));
+      return { first: a.length ? list[0] : null, last: a.length ? list[a.length - 1] : null, instants: list };
+    },
+    instant: function () { return instant === null ? null : iso(instant); },
+    setInstant: function (when) {
+      stopPlay();
+      var t = when == null || when === "now" ? null : parseIso(when);
+      if (t !== t) throw new Error("not an ISO instant: " + when);
+      setInstantValue(t);
+      if (autoFit) fit(1);
+      draw();
+      return counts();
+    }
   });
+  function settled() { return !sim.running && sim.doneSeq === sim.seq && !dirty; }
 
   // ---- start -------------------------------------------------------------------------------
   setTheme(media && media.matches ? "dark" : "light");
   resize();
-  recompute();
-  alpha = 1;
+  initSim();
+  started = true;
+  instant = fragmentInstant();
+  // The rest in later tasks, so no single task holds the page for long: the first picture,
+  // then the timeline (a sort of every start and end).
+  setTimeout(function () {
+    recompute(1);
+    setTimeout(function () {
+      var tl = timeline();
+      if (instant !== null && tl.length && instant >= tl[tl.length - 1]) setInstantValue(null);
+      speedSel.value = String(defaultSpeed());
+      showInstant();
+      $("timebar").hidden = tl.length < 2;
+    }, 0);
+  }, 0);
 })();
