@@ -10,8 +10,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = ROOT / "src" / "ryvem" / "domain"
-FORBIDDEN_IN_DOMAIN = {"sqlite3", "neo4j", "typer", "mcp", "rich"}
-FORBIDDEN_RYVEM_IN_DOMAIN = {"repositories", "service", "cli", "mcp", "export"}
+FORBIDDEN_IN_DOMAIN = {
+    "sqlite3", "neo4j", "typer", "mcp", "rich", "numpy", "onnxruntime", "tokenizers",
+}
+FORBIDDEN_RYVEM_IN_DOMAIN = {"repositories", "service", "cli", "mcp", "export", "embedding"}
 
 
 def test_the_import_linter_contracts_are_all_kept() -> None:
