@@ -6,6 +6,7 @@ These need the ``semantic`` extra, which ``make install`` (the ``dev`` extra) br
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -70,7 +71,7 @@ def test_chunks_cover_a_long_text_in_overlapping_windows_of_the_model(
     tok.no_truncation()
     for piece in pieces:
         assert len(tok.encode(piece).ids) <= MAX_TOKENS  # specials included
-    for a, b in zip(pieces, pieces[1:], strict=False):
+    for a, b in itertools.pairwise(pieces):
         assert a[-20:] in b  # consecutive windows overlap
     assert embedder.chunk("short text") == ["short text"]
     assert embedder.chunk("  \n ") == []
