@@ -162,15 +162,17 @@ def mode_bm25(c: Corpus) -> Mode | str:
     return bm.rank
 
 
-def fts5_porter(c: Corpus) -> Mode | str:
+def fts5_porter(c: Corpus, *, with_key: bool = False) -> Mode | str:
     db = sqlite3.connect(":memory:")
     try:
         db.execute(
-            "CREATE VIRTUAL TABLE t USING fts5(key UNINDEXED, title, body, "
+            f"CREATE VIRTUAL TABLE t USING fts5(key{'' if with_key else ' UNINDEXED'}, title, "
+            "body, "
             "tokenize='porter unicode61 remove_diacritics 2')"
         )
     except sqlite3.OperationalError as e:
         return f"this sqlite3 has no fts5 porter tokenizer: {e}"
+    key_w = TITLE_WEIGHT if with_key else 0.0
     db.executemany("INSERT INTO t(key, title, body) VALUES (?, ?, ?)",
                    [(p.key, p.title, p.body) for p in c.pages])
 
@@ -180,7 +182,7 @@ def fts5_porter(c: Corpus) -> Mode | str:
             return []
         expr = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
         rows = db.execute(
-            f"SELECT key FROM t WHERE t MATCH ? ORDER BY bm25(t, 0, {TITLE_WEIGHT}, 1.0) "
+            f"SELECT key FROM t WHERE t MATCH ? ORDER BY bm25(t, {key_w}, {TITLE_WEIGHT}, 1.0) "
             "LIMIT ?", (expr, K)).fetchall()
         return [r[0] for r in rows]
     return run
@@ -210,28 +212,30 @@ def _cached_embed(embedder: Any, texts: Sequence[str]) -> Any:
     return np.stack([have[k] for k in keys]) if keys else np.zeros((0, embedder.dim))
 
 
-def semantic_index(c: Corpus) -> Any:
-    """(embedder, ExactIndex over title+body chunks) or a reason string."""
-    if "semantic" in c.cache:
-        return c.cache["semantic"]
+def semantic_index(c: Corpus, *, with_key: bool = False) -> Any:
+    """(embedder, ExactIndex over title+body chunks) or a reason string; ``with_key`` heads
+    every chunk with the page's key (its name), a contextual chunk header."""
+    slot = f"semantic-{with_key}"
+    if slot in c.cache:
+        return c.cache[slot]
     emb = _embedder(c)
     if isinstance(emb, str):
-        c.cache["semantic"] = emb
+        c.cache[slot] = emb
         return emb
     from ryvem.embedding.index import ExactIndex
     owners, texts = [], []
     for p in c.pages:
         for piece in emb.chunk(f"{p.title}\n{p.body}"):
             owners.append(p.key)
-            texts.append(piece)
+            texts.append(f"{p.key}\n{piece}" if with_key else piece)
     index = ExactIndex(emb.dim)
     index.add(owners, _cached_embed(emb, texts))
-    c.cache["semantic"] = (emb, index)
-    return c.cache["semantic"]
+    c.cache[slot] = (emb, index)
+    return c.cache[slot]
 
 
-def mode_semantic(c: Corpus) -> Mode | str:
-    got = semantic_index(c)
+def mode_semantic(c: Corpus, *, with_key: bool = False) -> Mode | str:
+    got = semantic_index(c, with_key=with_key)
     if isinstance(got, str):
         return got
     emb, index = got
@@ -249,9 +253,11 @@ def rrf(lists: Sequence[Sequence[str]], k: int = RRF_K, limit: int = K) -> list[
     return sorted(score, key=lambda key: -score[key])[:limit]
 
 
-def _fused(lexical: Callable[[Corpus], Mode | str]) -> Callable[[Corpus], Mode | str]:
+def _fused(lexical: Callable[[Corpus], Mode | str],
+           semantic: Callable[[Corpus], Mode | str] = mode_semantic
+           ) -> Callable[[Corpus], Mode | str]:
     def factory(c: Corpus) -> Mode | str:
-        lex, sem = lexical(c), mode_semantic(c)
+        lex, sem = lexical(c), semantic(c)
         if isinstance(lex, str):
             return lex
         if isinstance(sem, str):
@@ -268,6 +274,12 @@ MODES: dict[str, Callable[[Corpus], Mode | str]] = {
     "semantic-prototype": mode_semantic,
     "hybrid-prototype": _fused(mode_bm25),
     "hybrid-fts5-prototype": _fused(fts5_porter),
+    # The same with the page's key (its name) indexed too: a key column in FTS5 weighted
+    # like the title, and the key heading every embedded chunk.
+    "fts5-porter-key-prototype": lambda c: fts5_porter(c, with_key=True),
+    "semantic-key-prototype": lambda c: mode_semantic(c, with_key=True),
+    "hybrid-fts5-key-prototype": _fused(lambda c: fts5_porter(c, with_key=True),
+                                        lambda c: mode_semantic(c, with_key=True)),
 }
 
 
