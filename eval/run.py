@@ -56,9 +56,10 @@ QUESTIONS = ROOT / "eval" / "questions.jsonl"
 CACHE = ROOT / ".eval-cache"
 K = 10
 RRF_K = 60
+FUSE_DEPTH = 30  # how deep each list goes into the fusion; tuned on the tune split only
 TITLE_WEIGHT = 4.0  # the weight today's adapter gives a title match; not tuned
 
-Mode = Callable[[str], list[str]]
+Mode = Callable[..., list[str]]  # (question, k=K) -> ranked page keys
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,8 @@ def load_corpus(data_dir: Path) -> Corpus:
 # --- modes -----------------------------------------------------------------------------------
 
 def mode_today(c: Corpus) -> Mode | str:
-    def run(q: str) -> list[str]:
-        return [c.key_of[h.id] for h in c.service.search(q, limit=K) if h.id in c.key_of]
+    def run(q: str, k: int = K) -> list[str]:
+        return [c.key_of[h.id] for h in c.service.search(q, limit=k) if h.id in c.key_of]
     return run
 
 
@@ -176,14 +177,14 @@ def fts5_porter(c: Corpus, *, with_key: bool = False) -> Mode | str:
     db.executemany("INSERT INTO t(key, title, body) VALUES (?, ?, ?)",
                    [(p.key, p.title, p.body) for p in c.pages])
 
-    def run(q: str) -> list[str]:
+    def run(q: str, k: int = K) -> list[str]:
         words = list(dict.fromkeys(w.lower() for w in re.findall(r"[^\W_]+", q)))
         if not words:
             return []
         expr = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
         rows = db.execute(
             f"SELECT key FROM t WHERE t MATCH ? ORDER BY bm25(t, {key_w}, {TITLE_WEIGHT}, 1.0) "
-            "LIMIT ?", (expr, K)).fetchall()
+            "LIMIT ?", (expr, k)).fetchall()
         return [r[0] for r in rows]
     return run
 
@@ -240,8 +241,8 @@ def mode_semantic(c: Corpus, *, with_key: bool = False) -> Mode | str:
         return got
     emb, index = got
 
-    def run(q: str) -> list[str]:
-        return [o for o, _ in index.search(emb.embed([q])[0], K)]
+    def run(q: str, k: int = K) -> list[str]:
+        return [o for o, _ in index.search(emb.embed([q])[0], k)]
     return run
 
 
@@ -263,7 +264,9 @@ def _fused(lexical: Callable[[Corpus], Mode | str],
         if isinstance(sem, str):
             return sem
         lex_mode, sem_mode = lex, sem
-        return lambda q: rrf([lex_mode(q), sem_mode(q)])
+        # Each list is taken FUSE_DEPTH deep (a page 12th on one side and 3rd on the other
+        # still counts); the fused list is cut at K.
+        return lambda q: rrf([lex_mode(q, FUSE_DEPTH), sem_mode(q, FUSE_DEPTH)], k=RRF_K)
     return factory
 
 
@@ -355,7 +358,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--split", choices=["tune", "heldout"], help="default: both")
     ap.add_argument("--json", action="store_true", help="print the full report as JSON")
     ap.add_argument("--details", action="store_true", help="list questions missed at 5")
+    ap.add_argument("--rrf-k", type=int, default=RRF_K, help=f"fusion constant ({RRF_K})")
+    ap.add_argument("--fuse-depth", type=int, default=FUSE_DEPTH,
+                    help=f"how deep each list enters the fusion ({FUSE_DEPTH})")
     args = ap.parse_args(argv)
+    globals().update(RRF_K=args.rrf_k, FUSE_DEPTH=args.fuse_depth)
     questions = [q for q in load_questions() if args.split in (None, q.split)]
     with tempfile.TemporaryDirectory(prefix="ryvem-eval-") as tmp:
         corpus = load_corpus(Path(tmp))
