@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 SCALE  ?= full
 
-.PHONY: install demo test lint bench neo4j-start neo4j-stop clean
+.PHONY: install demo test lint bench eval neo4j-start neo4j-stop clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ lint: install
 	$(BIN)/mypy src
 	$(BIN)/lint-imports
 
+eval: install
+	$(BIN)/python eval/run.py $(EVAL_ARGS)
+
 bench: install
 	@bash scripts/run-bench $(SCALE)
 
@@ -37,4 +40,4 @@ neo4j-stop:
 	@scripts/neo4j-local stop
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info src/*.egg-info
+	rm -rf $(VENV) .eval-cache .pytest_cache .mypy_cache .ruff_cache build *.egg-info src/*.egg-info

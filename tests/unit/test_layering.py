@@ -10,9 +10,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = ROOT / "src" / "ryvem" / "domain"
-FORBIDDEN_IN_DOMAIN = {"sqlite3", "neo4j", "typer", "mcp", "rich"}
+FORBIDDEN_IN_DOMAIN = {
+    "sqlite3", "neo4j", "typer", "mcp", "rich", "numpy", "onnxruntime", "tokenizers",
+}
 FORBIDDEN_RYVEM_IN_DOMAIN = {
-    "ports", "application", "adapters", "backends", "cli", "mcp", "export"
+    "ports", "application", "adapters", "backends", "cli", "mcp", "export", "embedding"
 }
 
 

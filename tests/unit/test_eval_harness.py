@@ -1,0 +1,60 @@
+"""The eval harness behind `make eval`: its question file is well-formed and its pieces
+(plain OR-BM25, reciprocal rank fusion, the metrics) compute what docs/search.md says."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def run() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("eval_run", ROOT / "eval" / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_question_set_has_both_splits_every_category_and_real_answers(
+    run: ModuleType,
+) -> None:
+    qs = run.load_questions()
+    assert len(qs) >= 80 and len({q.id for q in qs}) == len(qs)
+    splits = Counter(q.split for q in qs)
+    assert set(splits) == {"tune", "heldout"} and min(splits.values()) >= 40
+    assert {q.category for q in qs} == {"paraphrase", "partial", "keyword", "detail"}
+    for q in qs:
+        assert q.question.strip() and q.answers
+        for key in q.answers:
+            assert (run.CORPUS / f"{key}.md").is_file(), (q.id, key)
+
+
+def test_plain_bm25_ors_the_words_and_ranks_more_of_them_first(run: ModuleType) -> None:
+    bm = run.BM25([("a", "cache invalidation strategy"), ("b", "cache warming"),
+                   ("c", "unrelated text here"), ("d", "more unrelated words")])
+    assert bm.rank("cache invalidation") == ["a", "b"]
+    assert bm.rank("invalidation") == ["a"]
+    assert bm.rank("nothing matches") == []
+
+
+def test_rrf_sums_reciprocal_ranks(run: ModuleType) -> None:
+    assert run.rrf([["a", "b", "c"], ["b", "c"]], k=60) == ["b", "c", "a"]
+    assert run.rrf([["a"], []], k=60) == ["a"]
+
+
+def test_metrics_count_any_answer_in_the_top_k(run: ModuleType) -> None:
+    q = run.Question("x1", "q", ("p", "r"), "keyword", "tune")
+    got = run.score([(q, ["z", "r"]), (q, []), (q, ["p"])])
+    assert got["recall@1"] == pytest.approx(1 / 3, abs=1e-3)
+    assert got["recall@5"] == pytest.approx(2 / 3, abs=1e-3)
+    assert got["mrr@10"] == pytest.approx((1 / 2 + 1) / 3, abs=1e-3)
+    assert got["zero_hit"] == 1
