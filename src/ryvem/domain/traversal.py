@@ -131,12 +131,4 @@ def discovered_refs(start_entity: str, steps: Sequence[Step]) -> list[str]:
     The far ends of the out-edges come first, then those of the in-edges (so for ``both``
     "what this links to" precedes "what links here"); the start node is not listed.
     """
-    out: dict[str, None] = {}
-    for side in ("out", "in"):
-        for s in steps:
-            if s.direction != side:
-                continue
-            far = s.dst if side == "out" else s.src
-            if far.entity != start_entity:
-                out.setdefault(far.ref, None)
-    return list(out)
+    return list(dict.fromkeys(h.ref for h in discovered_heads(start_entity, steps)))
