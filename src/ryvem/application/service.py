@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ryvem.application.planning import PlanningTx
 from ryvem.domain.ids import is_id, new_id
 from ryvem.domain.links import Candidate, extract_targets, normalize, resolve, tail
 from ryvem.domain.model import (
@@ -29,7 +30,7 @@ from ryvem.domain.model import (
 from ryvem.domain.scopes import GLOBAL, ScopeFilter, parse_scope, parse_scope_filter
 from ryvem.domain.search import parse_search
 from ryvem.domain.timeutil import Clock, format_us, parse_time
-from ryvem.domain.traversal import EdgeRow, bfs, clamp_depth, parse_direction
+from ryvem.domain.traversal import EdgeRow, bfs, clamp_depth, expand_within, parse_direction
 from ryvem.domain.validation import (
     SLUG,
     validate_body,
@@ -41,7 +42,14 @@ from ryvem.domain.validation import (
     validate_title,
 )
 from ryvem.errors import AmbiguousRef, Conflict, InvalidInput, NotFound
-from ryvem.ports import Close, GraphRepository, LinkSource, WriteTx
+from ryvem.ports import (
+    AppliesPlans,
+    Close,
+    GraphRepository,
+    LinkSource,
+    WalksInOneQuery,
+    WriteTx,
+)
 
 __all__ = ["EdgeView", "NewNode", "Service", "WriteResult"]
 
@@ -157,7 +165,24 @@ class Service:
         idents = [n.identity for n in nodes if n.identity is not None]
         if len(idents) != len(set(idents)):
             raise InvalidInput("one batch may write each (kind, key, scope) only once")
-        return self.repo.write(lambda tx: self._apply_writes(tx, nodes))
+        return self.repo.write(lambda tx: self._write_planned(tx, nodes))
+
+    def _write_planned(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
+        """``_apply_writes``, in two round trips where the store applies plans: its reads
+        prefetched in one query, its writes recorded and applied at once."""
+        if not isinstance(tx, AppliesPlans):
+            return self._apply_writes(tx, nodes)
+        keyed = [n for n in nodes if n.identity is not None]
+        context = tx.write_context(
+            [n.identity for n in keyed if n.identity is not None],
+            [(n.identity, tail(normalize(n.key))) for n in keyed
+             if n.identity is not None and n.key is not None],
+            sorted({tail(t) for n in nodes for t in extract_targets(n.body, n.key)}),
+        )
+        planner = PlanningTx(tx, tx, context)
+        results = self._apply_writes(planner, nodes)
+        planner.apply()
+        return results
 
     def _apply_writes(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
         latest = tx.latest_by_identity([n.identity for n in nodes if n.identity is not None])
@@ -492,15 +517,23 @@ class Service:
             raise NotFound(f"{_name(start)} is not current; pass an as-of time to walk the past")
         filt = ScopeFilter() if all_scopes else ScopeFilter(exact=start.scope)
 
-        def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> Sequence[EdgeRow]:
-            return self.repo.expand(frontier, side, rel_list, at, filt)
+        hood = None
+        if isinstance(self.repo, WalksInOneQuery):
+            hood = self.repo.neighbourhood(start.entity, d, dirn, rel_list, at, filt)
+        if hood is not None:
+            levels = bfs(start.entity, d, dirn, expand_within(hood.edges))
+            nodes = dict(hood.heads)
+        else:
 
-        levels = bfs(start.entity, d, dirn, expand)
-        entities = {start.entity}
-        for _, _, rows in levels:
-            entities.update(r[2] for r in rows)
-            entities.update(r[3] for r in rows)
-        nodes = self.repo.get_heads(sorted(entities), at)
+            def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> Sequence[EdgeRow]:
+                return self.repo.expand(frontier, side, rel_list, at, filt)
+
+            levels = bfs(start.entity, d, dirn, expand)
+            entities = {start.entity}
+            for _, _, rows in levels:
+                entities.update(r[2] for r in rows)
+                entities.update(r[3] for r in rows)
+            nodes = self.repo.get_heads(sorted(entities), at)
         nodes[start.entity] = NodeHead.of(start)
         return [
             Step(nodes[src], nodes[dst], rel, side, hop, eid)
