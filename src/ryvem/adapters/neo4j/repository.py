@@ -80,10 +80,11 @@ __all__ = ["Neo4jRepository"]
 
 T = TypeVar("T")
 
-_LOAD_CHUNK = 1000
+_LOAD_CHUNK = 5000
 _CONNECT_TIMEOUT_S = 5.0
 _INDEX_WAIT_S = 300
 _RETRY_S = 30.0
+_POOL_SIZE = 100
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
@@ -443,13 +444,23 @@ class Neo4jRepository:
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
     def connect(
-        cls, uri: str, user: str, password: str, database: str | None = None
+        cls,
+        uri: str,
+        user: str,
+        password: str,
+        database: str | None = None,
+        *,
+        pool_size: int | None = None,
     ) -> Neo4jRepository:
-        """Connect, check the credentials, and create the schema if it is missing."""
+        """Connect, check the credentials, and create the schema if it is missing.
+
+        ``pool_size`` caps the connections this process keeps (the driver's 100 if None).
+        """
         try:
             driver = GraphDatabase.driver(
                 uri,
                 auth=(user, password),
+                max_connection_pool_size=pool_size or _POOL_SIZE,
                 connection_timeout=_CONNECT_TIMEOUT_S,
                 connection_acquisition_timeout=2 * _CONNECT_TIMEOUT_S,
                 max_transaction_retry_time=30.0,
@@ -700,11 +711,12 @@ class Neo4jRepository:
         records = self._guard(lambda: self._fetch(text, params))
         if not records:
             return Neighbourhood((), {})
-        rows, heads = records[0]
-        return Neighbourhood(
-            [tuple(r) for r in rows],
-            {h.entity: h for h in (NodeHead._make(x) for x in heads)},
-        )
+        rows, found = records[0]
+        heads = {h.entity: h for h in (NodeHead._make(x) for x in found)}
+        # The near end of every edge is the start or a node the pattern already checked, so
+        # "both ends valid and in scope" is "the far end valid and in scope".
+        fits = {e for e, h in heads.items() if scope.matches(h.scope)}
+        return Neighbourhood([tuple(r) for r in rows if r[2] in fits and r[3] in fits], heads)
 
     def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
         if not tails:

@@ -3,8 +3,10 @@
 // runs as a pruning breadth-first expand (each node once), crossing only edges of the chosen
 // rels valid at $as_of into nodes with a version valid at $as_of inside the scope filter
 // (the bound __MAX_HOPS__ is an int in [1, 10] filled in by cypher.with_bound; it equals
-// $reach unless $reach is 0, when only the start is taken). Then every such edge leaving or arriving at them
-// whose far end is valid and in scope, and the heads of both ends of those edges.
+// $reach unless $reach is 0, when only the start is taken). Then every edge of those rels
+// valid at $as_of leaving or arriving at them, and the head valid at $as_of of each end of
+// those edges, looked up once per node (the caller drops an edge whose far end has no head
+// in scope: one check per node, not per edge).
 // The service runs domain.traversal.bfs over this sub-graph, so the walk's rules (order,
 // each node once, each edge once) stay in one place and the answer is the level-by-level one.
 // Parameters: $start (entity id), $reach (walk depth - 1), $rels (list, or null = every rel
@@ -29,24 +31,14 @@ CALL (x) {
   MATCH (x)-[e:EDGE]->(d)
   WHERE (CASE WHEN $rels IS NULL THEN e.rel <> 'supersedes' ELSE e.rel IN $rels END)
     AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
-    AND EXISTS {
-      MATCH (v:Version {entity: d.id})
-      WHERE (CASE WHEN $as_of IS NULL THEN v.valid_to IS NULL ELSE v.valid_from <= $as_of AND (v.valid_to IS NULL OR v.valid_to > $as_of) END)
-        AND ($scope_exact IS NULL OR v.scope = $scope_exact) AND ($scope_prefix IS NULL OR v.scope STARTS WITH $scope_prefix)
-    }
   RETURN [e.id, e.rel, x.id, d.id] AS row
   UNION ALL
   MATCH (x)<-[e:EDGE]-(d)
   WHERE (CASE WHEN $rels IS NULL THEN e.rel <> 'supersedes' ELSE e.rel IN $rels END)
     AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
-    AND EXISTS {
-      MATCH (v:Version {entity: d.id})
-      WHERE (CASE WHEN $as_of IS NULL THEN v.valid_to IS NULL ELSE v.valid_from <= $as_of AND (v.valid_to IS NULL OR v.valid_to > $as_of) END)
-        AND ($scope_exact IS NULL OR v.scope = $scope_exact) AND ($scope_prefix IS NULL OR v.scope STARTS WITH $scope_prefix)
-    }
   RETURN [e.id, e.rel, d.id, x.id] AS row
 }
-WITH collect(row) AS rows
+WITH collect(DISTINCT row) AS rows
 CALL (rows) {
   UNWIND rows AS r
   UNWIND [r[2], r[3]] AS entity
