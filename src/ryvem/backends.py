@@ -60,7 +60,8 @@ def _open_neo4j(settings: Settings, read_only: bool) -> GraphRepository:
     from ryvem.adapters.neo4j import Neo4jRepository
 
     return Neo4jRepository.connect(
-        settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password, settings.neo4j_database
+        settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password, settings.neo4j_database,
+        pool_size=settings.neo4j_pool_size,
     )
 
 

@@ -12,9 +12,9 @@ takes a batch, so a write costs a fixed number of round trips however many nodes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 from ryvem.domain.links import Candidate
 from ryvem.domain.model import Edge, Identity, NodeHead, NodeVersion, SearchHit, Stats
@@ -22,7 +22,17 @@ from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery
 from ryvem.domain.traversal import EdgeRow
 
-__all__ = ["Close", "GraphRepository", "LinkSource", "WriteTx"]
+__all__ = [
+    "AppliesPlans",
+    "Close",
+    "GraphRepository",
+    "LinkSource",
+    "Neighbourhood",
+    "WalksInOneQuery",
+    "WriteContext",
+    "WritePlan",
+    "WriteTx",
+]
 
 T = TypeVar("T")
 
@@ -45,6 +55,107 @@ class LinkSource:
     kind: str
     scope: str
     targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WriteContext:
+    """What a write reads before it is planned, fetched at once (see ``AppliesPlans``).
+
+    Each answer comes with what it covers, so a planner can tell an empty answer from a
+    question that was not asked: ``latest`` covers ``identities``; ``sources`` (current
+    versions linking to a target with one of these last segments) covers ``source_tails``;
+    ``candidates`` covers ``candidate_tails``; ``link_edges`` (current ``links`` edges
+    leaving these entities) covers ``edge_sources``.
+    """
+
+    latest: Mapping[Identity, NodeVersion]
+    identities: frozenset[Identity]
+    sources: Sequence[LinkSource]
+    source_tails: frozenset[str]
+    candidates: Sequence[Candidate]
+    candidate_tails: frozenset[str]
+    link_edges: Sequence[Edge]
+    edge_sources: frozenset[str]
+
+
+@dataclass(slots=True)
+class WritePlan:
+    """A write the service decided, for the store to apply whole.
+
+    ``expect`` holds, for each identity the plan read, the id of its newest version then
+    (None: it had none); the store applies the plan only if that still holds and every row
+    and edge it closes is still current, else it re-runs the write from its reads.
+    """
+
+    expect: dict[Identity, str | None]
+    closes: list[Close]
+    revives: list[tuple[str, str]]
+    versions: list[NodeVersion]
+    targets: list[tuple[str, ...]]
+    edges: list[Edge]
+    edge_closes: list[tuple[str, int]]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.closes or self.revives or self.versions or self.edges
+                    or self.edge_closes)
+
+
+@runtime_checkable
+class AppliesPlans(Protocol):
+    """An optional capability of a ``WriteTx``: read a write's context in one round trip and
+    apply its plan in one more.
+
+    The service then runs its write rules against the context and records what they write
+    into a ``WritePlan`` (``application.planning``), and calls ``apply`` once. A store whose
+    round trips are free (SQLite) runs the rules against its primitives directly.
+    """
+
+    def write_context(
+        self,
+        identities: Sequence[Identity],
+        key_tails: Sequence[tuple[Identity, str]],
+        tails: Sequence[str],
+    ) -> WriteContext:
+        """The newest version of each identity; the current link sources of the key tails of
+        identities without a current version; candidates for ``tails`` and for those
+        sources' targets; the current ``links`` edges leaving every entity read."""
+
+    def apply(self, plan: WritePlan) -> None:
+        """Apply the plan at once, or raise to have the write re-run if it went stale."""
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbourhood:
+    """Everything one walk can touch, read at once (see ``WalksInOneQuery``).
+
+    ``edges``: every edge, of the walk's rels and valid at its time, incident on the walk's
+    sides to a node within depth - 1 hops of the start, whose far end is valid then and in
+    scope (duplicates allowed). ``heads``: the head valid then of every end of those edges.
+    """
+
+    edges: Sequence[EdgeRow]
+    heads: Mapping[str, NodeHead]
+
+
+@runtime_checkable
+class WalksInOneQuery(Protocol):
+    """An optional capability: a store that reads a walk's whole sub-graph in one query.
+
+    The service runs the same ``domain.traversal.bfs`` over it in memory, so the answer is
+    the level-by-level walk's. A store without it (SQLite, whose ``expand`` is a local call)
+    is walked level by level; a store may also return None to decline one walk.
+    """
+
+    def neighbourhood(
+        self,
+        start: str,
+        depth: int,
+        direction: Literal["out", "in", "both"],
+        rels: Sequence[str] | None,
+        as_of: int | None,
+        scope: ScopeFilter,
+    ) -> Neighbourhood | None: ...
 
 
 class WriteTx(Protocol):

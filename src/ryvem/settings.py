@@ -33,6 +33,8 @@ class Settings:
     neo4j_user: str = "neo4j"
     neo4j_password: str = ""
     neo4j_database: str | None = None
+    neo4j_pool_size: int | None = None
+    """Most connections one process keeps to the server (the driver's default, 100, if None)."""
 
     @property
     def db_path(self) -> Path:
@@ -56,7 +58,15 @@ class Settings:
             neo4j_user=env.get("RYVEM_NEO4J_USER", cls.neo4j_user),
             neo4j_password=env.get("RYVEM_NEO4J_PASSWORD", ""),
             neo4j_database=env.get("RYVEM_NEO4J_DATABASE") or None,
+            neo4j_pool_size=_positive(env.get("RYVEM_NEO4J_POOL_SIZE")),
         )
         if db is not None:
             settings = replace(settings, db=Path(db).expanduser())
         return settings
+
+
+def _positive(value: str | None) -> int | None:
+    """A positive integer setting; unset, empty or not a positive integer is None."""
+    if value is None or not value.strip().isdigit() or int(value) < 1:
+        return None
+    return int(value)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ryvem.application.planning import PlanningTx
 from ryvem.domain.ids import IdSequence, is_id, new_id
 from ryvem.domain.links import (
     Candidate,
@@ -36,7 +37,7 @@ from ryvem.domain.model import (
 from ryvem.domain.scopes import GLOBAL, ScopeFilter, parse_scope, parse_scope_filter
 from ryvem.domain.search import parse_search
 from ryvem.domain.timeutil import Clock, format_us, parse_time
-from ryvem.domain.traversal import EdgeRow, bfs, clamp_depth, parse_direction
+from ryvem.domain.traversal import EdgeRow, bfs, clamp_depth, expand_within, parse_direction
 from ryvem.domain.validation import (
     SLUG,
     check_text,
@@ -49,7 +50,13 @@ from ryvem.domain.validation import (
     validate_title,
 )
 from ryvem.errors import AmbiguousRef, Conflict, InvalidInput, NotFound
-from ryvem.ports import Close, GraphRepository, WriteTx
+from ryvem.ports import (
+    AppliesPlans,
+    Close,
+    GraphRepository,
+    WalksInOneQuery,
+    WriteTx,
+)
 
 __all__ = ["EdgeView", "NewNode", "Service", "WriteResult"]
 
@@ -180,7 +187,26 @@ class Service:
         idents = [n.identity for n in nodes if n.identity is not None]
         if len(idents) != len(set(idents)):
             raise InvalidInput("one batch may write each (kind, key, scope) only once")
-        return self.repo.write(lambda tx: self._apply_writes(tx, nodes))
+        return self.repo.write(lambda tx: self._write_planned(tx, nodes))
+
+    def _write_planned(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
+        """``_apply_writes``, in two round trips where the store applies plans: its reads
+        prefetched in one query, its writes recorded and applied at once."""
+        if not isinstance(tx, AppliesPlans):
+            return self._apply_writes(tx, nodes)
+        keyed = [n for n in nodes if n.identity is not None]
+        context = tx.write_context(
+            [n.identity for n in keyed if n.identity is not None],
+            [(n.identity, tail(normalize(n.key))) for n in keyed
+             if n.identity is not None and n.key is not None],
+            sorted({
+                tail(link.target) for n in nodes for link in extract_links(n.body, n.key, n.data)
+            }),
+        )
+        planner = PlanningTx(tx, tx, context)
+        results = self._apply_writes(planner, nodes)
+        planner.apply()
+        return results
 
     def _apply_writes(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
         latest = tx.latest_by_identity([n.identity for n in nodes if n.identity is not None])
@@ -542,15 +568,23 @@ class Service:
             raise NotFound(f"{_name(start)} is not current; pass an as-of time to walk the past")
         filt = ScopeFilter() if all_scopes else ScopeFilter(exact=start.scope)
 
-        def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> Sequence[EdgeRow]:
-            return self.repo.expand(frontier, side, rel_list, at, filt)
+        hood = None
+        if isinstance(self.repo, WalksInOneQuery):
+            hood = self.repo.neighbourhood(start.entity, d, dirn, rel_list, at, filt)
+        if hood is not None:
+            levels = bfs(start.entity, d, dirn, expand_within(hood.edges))
+            nodes = dict(hood.heads)
+        else:
 
-        levels = bfs(start.entity, d, dirn, expand)
-        entities = {start.entity}
-        for _, _, rows in levels:
-            entities.update(r[2] for r in rows)
-            entities.update(r[3] for r in rows)
-        nodes = self.repo.get_heads(sorted(entities), at)
+            def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> Sequence[EdgeRow]:
+                return self.repo.expand(frontier, side, rel_list, at, filt)
+
+            levels = bfs(start.entity, d, dirn, expand)
+            entities = {start.entity}
+            for _, _, rows in levels:
+                entities.update(r[2] for r in rows)
+                entities.update(r[3] for r in rows)
+            nodes = self.repo.get_heads(sorted(entities), at)
         nodes[start.entity] = NodeHead.of(start)
         return [
             Step(nodes[src], nodes[dst], rel, side, hop, eid)

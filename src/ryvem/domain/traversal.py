@@ -10,7 +10,7 @@ batched neighbour query per level (``expand``); this module owns order and de-du
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from ryvem.domain.model import NodeHead, Step
@@ -26,6 +26,7 @@ __all__ = [
     "clamp_depth",
     "discovered_heads",
     "discovered_refs",
+    "expand_within",
     "parse_direction",
 ]
 
@@ -110,6 +111,26 @@ def bfs(
             out.append((hop, side, kept))
         frontier = discovered
     return out
+
+
+def expand_within(edges: Iterable[EdgeRow]) -> Expand:
+    """An ``expand`` answered from a sub-graph already in memory.
+
+    Given every edge a walk can touch (those incident, on the walk's sides, to the nodes
+    within depth - 1 hops of the start, far ends valid and in scope), ``bfs`` over this
+    expand gives exactly the level-by-level walk: each level's frontier lies within the
+    sub-graph, and ``expand`` returns the same edges for it. Duplicate rows are dropped.
+    """
+    by_end: dict[Side, dict[str, dict[str, EdgeRow]]] = {"out": {}, "in": {}}
+    for r in edges:
+        by_end["out"].setdefault(r[2], {})[r[0]] = r
+        by_end["in"].setdefault(r[3], {})[r[0]] = r
+
+    def expand(frontier: Sequence[str], side: Side) -> Sequence[EdgeRow]:
+        index = by_end[side]
+        return [r for entity in frontier for r in index.get(entity, {}).values()]
+
+    return expand
 
 
 def discovered_heads(start_entity: str, steps: Sequence[Step]) -> list[NodeHead]:

@@ -16,20 +16,34 @@ The graph in Neo4j:
 * ``(:IdentityLock {ident})`` — one per identity; a keyed write updates it first, so writers
   of one identity serialise and each sees the other's result.
 
-Every query is a file under ``ryvem/cypher`` (see that package). Writes run as managed
-transaction functions (``execute_write``), which retry transient errors and deadlocks. Driver
+Every query is a file under ``queries/`` (see that package). A planned write (the service's
+``write_many``) is two auto-commit queries: ``write_context`` reads what the rules need, and
+``apply_plan`` applies the plan in one guarded statement; other writes run in one explicit
+transaction. ``write`` re-runs a write after a transient error, a deadlock or a stale plan.
+A walk is one query (``walk_out``/``walk_in``/``walk_both``, see ``neighbourhood``). Driver
 exceptions become ``ryvem.errors`` in :mod:`ryvem.adapters.neo4j.errors`, and nowhere else.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
+import time
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal, TypeVar
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, Session
+from neo4j import (
+    READ_ACCESS,
+    WRITE_ACCESS,
+    Driver,
+    GraphDatabase,
+    ManagedTransaction,
+    RoutingControl,
+    Session,
+    Transaction,
+)
 from neo4j import exceptions as nx
 
 from ryvem import errors
@@ -52,15 +66,25 @@ from ryvem.domain.model import (
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import EdgeRow
-from ryvem.ports import Close, LinkSource, WriteTx
+from ryvem.ports import (
+    AppliesPlans,
+    Close,
+    LinkSource,
+    Neighbourhood,
+    WriteContext,
+    WritePlan,
+    WriteTx,
+)
 
 __all__ = ["Neo4jRepository"]
 
 T = TypeVar("T")
 
-_LOAD_CHUNK = 1000
+_LOAD_CHUNK = 5000
 _CONNECT_TIMEOUT_S = 5.0
 _INDEX_WAIT_S = 300
+_RETRY_S = 30.0
+_POOL_SIZE = 100
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
@@ -218,15 +242,114 @@ def _snippet(title: str, body: str, query: SearchQuery) -> str:
 # --- the write transaction ------------------------------------------------------------------
 
 
-class _Tx(WriteTx):
-    """``WriteTx`` over one managed Neo4j transaction; each method is one round trip."""
+class _Stale(Exception):
+    """A planned write found what it read changed under it: re-run it from its reads."""
 
-    def __init__(self, tx: ManagedTransaction) -> None:
-        self.tx = tx
+
+class _Tx(WriteTx, AppliesPlans):
+    """``WriteTx`` for one write on a Neo4j server.
+
+    A planned write (``write_context`` then ``apply``) runs as two auto-commit queries — one
+    round trip each, the second guarded against concurrent writers (``apply_plan``). Any other
+    primitive opens an explicit transaction on first use, and every later query of this
+    write runs inside it; ``commit`` ends it. Nothing may follow an ``apply`` that ran on its
+    own: it has committed.
+    """
+
+    def __init__(self, repo: Neo4jRepository) -> None:
+        self._repo = repo
+        self._session: Session | None = None
+        self.tx: Transaction | None = None
+        self._applied = False
+
+    def _sess(self) -> Session:
+        if self._session is None:
+            self._session = self._repo._session()
+        return self._session
+
+    def _check(self) -> None:
+        if self._applied:
+            raise RuntimeError("a plan applied on its own has committed; nothing may follow it")
 
     def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        self._check()
+        if self.tx is None:
+            self.tx = self._sess().begin_transaction()
         return [r.data() for r in self.tx.run(cypher.load(name), {**_FIELDS, **params})]
 
+    def _once(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """In the open transaction if there is one, else as one auto-commit query."""
+        self._check()
+        runner: Session | Transaction = self.tx if self.tx is not None else self._sess()
+        return [r.data() for r in runner.run(cypher.load(name), params)]
+
+    def commit(self) -> None:
+        if self.tx is not None:
+            self.tx.commit()
+
+    def close(self) -> None:
+        try:
+            if self.tx is not None and not self.tx.closed():
+                self.tx.close()
+        finally:
+            if self._session is not None:
+                self._session.close()
+
+    # --- planned writes -----------------------------------------------------------------
+    def write_context(
+        self,
+        identities: Sequence[Identity],
+        key_tails: Sequence[tuple[Identity, str]],
+        tails: Sequence[str],
+    ) -> WriteContext:
+        by_ident = {_ident(i): i for i in identities}
+        row = self._once("write_context", {
+            **_FIELDS,
+            "idents": sorted(by_ident),
+            "key_tails": [{"ident": _ident(i), "tail": t} for i, t in key_tails],
+            "tails": sorted(set(tails)),
+        })[0]
+        return WriteContext(
+            latest={by_ident[i]: _node(v) for i, v in row["latest"] if v[0] is not None},
+            identities=frozenset(identities),
+            sources=[
+                LinkSource(entity=e, kind=k, scope=sc, targets=tuple(sorted(t)))
+                for e, k, sc, t in row["sources"]
+            ],
+            source_tails=frozenset(row["source_tails"]),
+            candidates=[Candidate(*c) for c in row["candidates"]],
+            candidate_tails=frozenset(row["candidate_tails"]),
+            link_edges=[_edge(m) for m in row["link_edges"]],
+            edge_sources=frozenset(row["edge_sources"]),
+        )
+
+    def apply(self, plan: WritePlan) -> None:
+        erows = [_edge_row(e) for e in plan.edges]
+        params = {
+            "idents": sorted({_ident(i) for i in plan.expect}),
+            "expect": [{"ident": _ident(i), "id": v} for i, v in plan.expect.items()],
+            "version_locks": sorted({c.id for c in plan.closes} | {o for o, _ in plan.revives}),
+            "edge_locks": sorted({i for i, _ in plan.edge_closes}),
+            "closes": [
+                {"id": c.id, "at": c.at, "superseded_by": c.superseded_by,
+                 "retired_reason": c.retired_reason}
+                for c in plan.closes
+            ],
+            "revives": [{"id": old, "successor": new} for old, new in plan.revives],
+            "versions": [
+                _version_row(v, t) for v, t in zip(plan.versions, plan.targets, strict=True)
+            ],
+            "ends": _ends(erows),
+            "edges": erows,
+            "edge_closes": [{"id": i, "at": at} for i, at in plan.edge_closes],
+        }
+        alone = self.tx is None
+        rows = self._once("apply_plan", params)
+        self._applied = alone
+        if not rows:
+            raise _Stale()
+
+    # --- primitives ---------------------------------------------------------------------
     def latest_by_identity(self, identities: Sequence[Identity]) -> dict[Identity, NodeVersion]:
         if not identities:
             return {}
@@ -321,13 +444,23 @@ class Neo4jRepository:
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
     def connect(
-        cls, uri: str, user: str, password: str, database: str | None = None
+        cls,
+        uri: str,
+        user: str,
+        password: str,
+        database: str | None = None,
+        *,
+        pool_size: int | None = None,
     ) -> Neo4jRepository:
-        """Connect, check the credentials, and create the schema if it is missing."""
+        """Connect, check the credentials, and create the schema if it is missing.
+
+        ``pool_size`` caps the connections this process keeps (the driver's 100 if None).
+        """
         try:
             driver = GraphDatabase.driver(
                 uri,
                 auth=(user, password),
+                max_connection_pool_size=pool_size or _POOL_SIZE,
                 connection_timeout=_CONNECT_TIMEOUT_S,
                 connection_acquisition_timeout=2 * _CONNECT_TIMEOUT_S,
                 max_transaction_retry_time=30.0,
@@ -376,6 +509,9 @@ class Neo4jRepository:
 
     # --- plumbing -----------------------------------------------------------------------
     def _query(self, name: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
+        if not write:  # one round trip, where execute_query's transaction adds a COMMIT
+            with self._session(READ_ACCESS) as session:
+                return [r.data() for r in session.run(cypher.load(name), {**_FIELDS, **params})]
         records, _, _ = self._driver.execute_query(
             cypher.load(name),
             {**_FIELDS, **params},
@@ -384,11 +520,18 @@ class Neo4jRepository:
         )
         return [r.data() for r in records]
 
-    def _session(self) -> Session:
+    def _fetch(self, text: str, params: dict[str, Any]) -> list[list[Any]]:
+        """One read as an auto-commit query: a single round trip (RUN and PULL pipelined),
+        where a managed transaction adds a COMMIT. Values only, no record objects."""
+        with self._session(READ_ACCESS) as session:
+            return session.run(text, params).values()
+
+    def _session(self, access: str = WRITE_ACCESS) -> Session:
         # The same bookmark manager as execute_query: on a cluster, a read after a write
         # sees that write (causal consistency).
         return self._driver.session(
             database=self._database,
+            default_access_mode=access,
             bookmark_manager=self._driver.execute_query_bookmark_manager,
         )
 
@@ -402,14 +545,29 @@ class Neo4jRepository:
         return self._guard(lambda: self._query(name, **params))
 
     def write(self, fn: Callable[[WriteTx], T]) -> T:
-        def work(tx: ManagedTransaction) -> T:
-            return fn(_Tx(tx))
-
-        def run() -> T:
-            with self._session() as session:
-                return session.execute_write(work)
-
-        return self._guard(run)
+        """Run ``fn`` as one write; re-run it after a transient error (a deadlock, a lock
+        timeout, a lost connection) or a stale plan, with jittered backoff, for up to
+        ``_RETRY_S`` seconds."""
+        deadline = time.monotonic() + _RETRY_S
+        attempt = 0
+        while True:
+            tx = _Tx(self)
+            try:
+                result = fn(tx)
+                tx.commit()
+                return result
+            except _Stale:
+                if time.monotonic() > deadline:
+                    raise errors.Conflict(
+                        "the nodes this write reads kept changing under it; try again"
+                    ) from None
+            except DRIVER_ERRORS as e:
+                if not e.is_retryable() or time.monotonic() > deadline:
+                    raise from_driver(e, self.uri) from e
+            finally:
+                tx.close()
+            attempt += 1
+            time.sleep(min(0.2, 0.002 * 2 ** min(attempt, 7)) * random.uniform(0.5, 1.5))
 
     # --- reads --------------------------------------------------------------------------
     def get_version(self, id: str) -> NodeVersion | None:
@@ -525,6 +683,36 @@ class Neo4jRepository:
             (r["id"], r["rel"], r["src"], r["dst"])
             for r in rows
         ]
+
+    def neighbourhood(
+        self,
+        start: str,
+        depth: int,
+        direction: Literal["out", "in", "both"],
+        rels: Sequence[str] | None,
+        as_of: int | None,
+        scope: ScopeFilter,
+    ) -> Neighbourhood | None:
+        """A walk's whole sub-graph in one query (``walk_out``/``walk_in``/``walk_both``): a
+        breadth-first shortest-path search from the start finds the nodes within depth - 1
+        hops, then the edges the walk can report and the heads of their ends come back with
+        them in the same answer."""
+        reach = depth - 1
+        text = cypher.with_bound(f"walk_{direction}", max(1, reach))
+        params = {
+            **_FIELDS, "start": start, "reach": reach,
+            "rels": None if rels is None else list(rels), "as_of": as_of,
+            **_scope_params(scope),
+        }
+        records = self._guard(lambda: self._fetch(text, params))
+        if not records:
+            return Neighbourhood((), {})
+        rows, found = records[0]
+        heads = {h.entity: h for h in (NodeHead._make(x) for x in found)}
+        # The near end of every edge is the start or a node the pattern already checked, so
+        # "both ends valid and in scope" is "the far end valid and in scope".
+        fits = {e for e, h in heads.items() if scope.matches(h.scope)}
+        return Neighbourhood([tuple(r) for r in rows if r[2] in fits and r[3] in fits], heads)
 
     def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
         if not tails:

@@ -1,0 +1,115 @@
+// apply_plan: one write the service planned, applied in one statement, or not at all.
+// First it locks what the plan depends on: each identity's lock node ($idents, sorted; the
+// same lock latest_by_identity takes, so writers of one identity serialise), the versions it
+// closes or marks and the edges it closes. Then it checks the plan is not stale: each
+// identity's newest version is still the one the plan read ($expect; id null = none), every
+// version it closes is still current, every retired version it marks still has no
+// successor, every edge it closes is still current, and no current edge it does not close
+// holds the (src, dst, rel) of an edge it opens. If all holds it closes, marks, inserts versions (with
+// their link-target tails), merges the edges' endpoints, closes edges and opens edges, and
+// returns one row; if not, it writes nothing and returns no row (the caller re-plans).
+// Parameters: $idents (sorted JSON identities), $expect (list of {ident, id}),
+// $version_locks (sorted version ids), $edge_locks (sorted edge ids), $closes (list of {id,
+// at, superseded_by, retired_reason}), $revives (list of {id, successor}), $versions (list of
+// {id, props, ft_title, ft_body, tails}), $ends (sorted endpoint entity ids), $edges (list of
+// {id, rel, src, dst, data, valid_from, valid_to, cur}), $edge_closes (list of {id, at}).
+CALL () {
+  UNWIND $idents AS ident
+  MERGE (l:IdentityLock {ident: ident})
+  SET l.writes = coalesce(l.writes, 0) + 1
+}
+CALL () {
+  UNWIND $version_locks AS id
+  MATCH (n:Version {id: id})
+  SET n.lock = true
+  REMOVE n.lock
+}
+CALL () {
+  UNWIND $edge_locks AS id
+  MATCH ()-[e:EDGE {id: id}]->()
+  SET e.lock = true
+  REMOVE e.lock
+}
+CALL () {
+  UNWIND $expect AS x
+  CALL (x) {
+    OPTIONAL MATCH (n:Version {ident: x.ident})
+    RETURN n.id AS latest
+    ORDER BY n.valid_from DESC
+    LIMIT 1
+  }
+  WITH x, latest
+  WHERE coalesce(latest, '') <> coalesce(x.id, '')
+  RETURN count(*) AS stale
+}
+CALL () {
+  UNWIND $closes AS row
+  MATCH (n:Version {id: row.id})
+  WHERE n.valid_to IS NULL
+  RETURN count(*) AS closable
+}
+CALL () {
+  UNWIND $revives AS row
+  MATCH (n:Version {id: row.id})
+  WHERE n.valid_to IS NOT NULL AND n.superseded_by IS NULL
+  RETURN count(*) AS revivable
+}
+CALL () {
+  UNWIND $edge_closes AS row
+  MATCH ()-[e:EDGE {id: row.id}]->()
+  WHERE e.valid_to IS NULL
+  RETURN count(*) AS edge_closable
+}
+CALL () {
+  UNWIND $edges AS row
+  WITH row
+  WHERE row.cur IS NOT NULL
+  MATCH ()-[e:EDGE {cur: row.cur}]->()
+  WHERE NOT e.id IN [c IN $edge_closes | c.id]  // an edge this plan closes is replaced
+  RETURN count(*) AS edge_taken
+}
+WITH *
+WHERE stale = 0 AND closable = size($closes) AND revivable = size($revives)
+  AND edge_closable = size($edge_closes) AND edge_taken = 0
+CALL () {
+  UNWIND $closes AS row
+  MATCH (n:Version {id: row.id})
+  REMOVE n:Current, n.ft_title, n.ft_body
+  SET n.valid_to = row.at,
+      n.superseded_by = row.superseded_by,
+      n.retired_reason = row.retired_reason
+}
+CALL () {
+  UNWIND $revives AS row
+  MATCH (n:Version {id: row.id})
+  SET n.superseded_by = row.successor
+}
+CALL () {
+  UNWIND $versions AS row
+  CREATE (n:Version {id: row.id})
+  SET n += row.props
+  FOREACH (_ IN CASE WHEN row.props.valid_to IS NULL THEN [1] ELSE [] END |
+    SET n:Current, n.ft_title = row.ft_title, n.ft_body = row.ft_body)
+  FOREACH (t IN row.tails |
+    MERGE (x:Tail {tail: t})
+    MERGE (n)-[:TARGETS]->(x))
+}
+CALL () {
+  UNWIND $ends AS endpoint
+  MERGE (:Entity {id: endpoint})
+}
+CALL () {
+  UNWIND $edge_closes AS row
+  MATCH ()-[e:EDGE {id: row.id}]->()
+  SET e.valid_to = row.at
+  REMOVE e.cur
+}
+CALL () {
+  UNWIND $edges AS row
+  MATCH (s:Entity {id: row.src})
+  MATCH (d:Entity {id: row.dst})
+  CREATE (s)-[e:EDGE {id: row.id}]->(d)
+  SET e.rel = row.rel, e.data = row.data, e.valid_from = row.valid_from,
+      e.valid_to = row.valid_to, e.cur = row.cur
+}
+RETURN true AS applied
