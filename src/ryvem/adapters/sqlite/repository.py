@@ -18,6 +18,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -96,7 +97,13 @@ def _sql(
     rels: bool = False,
     ignore: bool = False,
 ) -> str:
-    valid_n, valid_e = _VALID[None if as_of is None else "as_of"]
+    """The query ``name`` with the fragments for these filters (rendered once per shape)."""
+    return _render(name, as_of is not None, scope, kinds, rels, ignore)
+
+
+@cache
+def _render(name: str, past: bool, scope: str, kinds: bool, rels: bool, ignore: bool) -> str:
+    valid_n, valid_e = _VALID["as_of" if past else None]
     fragments = {
         **_COLUMNS,
         "valid": valid_n,
