@@ -22,6 +22,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import StdioServerParameters
 
 from clirun import RYVEM, Cli, Result, assert_fails
+from conftest import unavailable
 from integration.test_mcp_server import RYVEM_MCP, Server, _params, _session, serve
 
 # What no stored text may put on a terminal: ESC (CSI, OSC 52 clipboard, OSC 8 links), BEL,
@@ -58,7 +59,7 @@ def private_device(folder: Path) -> Path:
         try:
             os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
         except PermissionError:
-            pytest.skip("creating a device node needs CAP_MKNOD")
+            unavailable("creating a device node needs CAP_MKNOD")
     return path
 
 
