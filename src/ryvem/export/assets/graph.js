@@ -752,7 +752,11 @@
     if (!dirty) { applyTransform(); drawOverlay(); return; }
     if (firstFrameAt === null) { render(now); return; } // the first picture never waits
     var wait = 0;
-    if (now - lastInteraction < 150) wait = 150 - (now - lastInteraction);
+    // While the background is held down (a pan) nothing is redrawn: the last picture moves
+    // by its CSS transform, and a redraw (which can hold the main thread while a software
+    // renderer finishes the previous one) would delay the very pointer events of the pan.
+    if (drag && drag.node < 0) wait = 150;
+    else if (now - lastInteraction < 150) wait = 150 - (now - lastInteraction);
     else if (gpuBusy(now)) wait = 16;
     else if (now < nextDrawAt) wait = nextDrawAt - now;
     if (wait > 0) { applyTransform(); drawOverlay(); later(wait); return; }
