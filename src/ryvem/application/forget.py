@@ -185,7 +185,7 @@ def redact(
         stuck = {}
         for v, _ in found:
             if skeleton_hit(v, text):
-                stuck[v.entity] = f"{v.kind}/{v.key}" if v.key is not None else v.id
+                stuck[v.entity] = f"{v.kind} {v.entity}"  # by id: the key would repeat TEXT
         if stuck:
             names = sorted(set(stuck.values()))
             shown = ", ".join(names[:_MAX_NAMED])
@@ -193,7 +193,7 @@ def redact(
             raise InvalidInput(
                 f"the text is part of the kind, key or scope of {len(names)} node(s), which "
                 f"redact cannot change: {shown}{more}; purge those nodes (ryvem graph purge "
-                "REF) or write their content under another key; nothing was redacted"
+                "ID) or write their content under another key; nothing was redacted"
             )
         by_id = {v.id: v for v, _ in found}
         rewrites = [r for r in (redact_version(v, t, text) for v, t in found) if r is not None]
