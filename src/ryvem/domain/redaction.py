@@ -16,7 +16,6 @@ earlier redaction), so every face can say the text there is not what was written
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -199,8 +198,3 @@ def redact_edge_data(e: Edge, text: str) -> tuple[dict[str, Any], int]:
     data, n = redact_data(e.data, text)
     assert isinstance(data, dict)
     return data, n
-
-
-def holds(data: Mapping[str, Any], text: str) -> bool:
-    """Whether any string in a JSON object (keys included) holds ``text``."""
-    return redact_data(dict(data), text)[1] > 0
