@@ -568,6 +568,7 @@ class SqliteRepository:
                     report("vacuum", ticks, None)
                     return 0
 
+                report("vacuum", 0, None)
                 conn.set_progress_handler(tick, _VACUUM_TICK)
                 conn.execute("PRAGMA temp_store = MEMORY")  # no temporary copy on disk
                 try:
