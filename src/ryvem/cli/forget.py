@@ -128,7 +128,7 @@ def redact(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Replace TEXT with [redacted] in every version (current and past), edge and index."""
+    """Replace TEXT with a redaction marker everywhere: every version, edge and index."""
     st = state(ctx)
     with errors_to_exit():
         value = _read_text(text)
