@@ -383,3 +383,38 @@ def test_a_key_holding_the_text_exits_2_naming_the_node_without_repeating_the_te
     # and the store rebuilt without it (documented in the README).
     assert json.loads(ryvem("graph", "get", vid, "--json", cwd=tmp_path).out)["title"] == (
         "[purged]")
+
+
+def test_a_store_made_before_forgetting_existed_migrates_on_open_and_can_be_redacted(
+    tmp_path: Path,
+) -> None:
+    """A file at the first schema version (as the previous release left it) gains the
+    `erased` column, the audit table and the split triggers on first open, keeps its rows,
+    and redacts like a new one."""
+    from ryvem.adapters.sqlite import queries
+    from ryvem.adapters.sqlite.repository import _split_sql
+
+    db = tmp_path / "old.db"
+    c = sqlite3.connect(db, isolation_level=None)
+    for statement in _split_sql(queries.load("migration_001_schema")):
+        c.execute(statement)
+    c.execute("PRAGMA user_version = 1")
+    c.execute(
+        "INSERT INTO nodes (id, entity, kind, scope, key, key_norm, key_tail, title, body, data,"
+        " valid_from) VALUES ('0' || printf('%023d', 1), '0' || printf('%023d', 1), 'task',"
+        " 'global', 'old', 'old', 'old', ?, 'body', '{}', 1)", (f"old {SECRET}",))
+    c.close()
+    svc = service(db)
+    try:
+        v = svc.get("task/old")
+        assert v.erased is None and v.title == f"old {SECRET}"
+        assert svc.redact(SECRET).versions == 1
+        assert svc.get("task/old").title == f"old {REDACTED}"
+    finally:
+        svc.repo.close()
+    assert files_holding(tmp_path, SECRET) == []
+    c = sqlite3.connect(db)
+    try:
+        assert c.execute("PRAGMA user_version").fetchone()[0] == len(queries.migrations())
+    finally:
+        c.close()

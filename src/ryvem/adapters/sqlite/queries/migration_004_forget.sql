@@ -1,4 +1,4 @@
--- migration_004_forget: redact and purge, the one audited way to rewrite content (user_version 3 -> 4).
+-- migration_004_forget: redact and purge, the one audited way to rewrite content (applied after 001-003, in file order).
 -- A version gains `erased` ('redacted' or 'purged', else NULL); `audit` records every
 -- forgetting (never the removed text); the immutability triggers are split so that a
 -- version's skeleton never changes, and its content only inside a transaction that holds
