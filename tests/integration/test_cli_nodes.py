@@ -16,7 +16,8 @@ from clirun import Cli, assert_fails
 
 NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
-    "superseded_by", "supersedes", "retired_reason", "recorded_at", "closure_recorded_at",
+    "superseded_by", "supersedes", "retired_reason", "erased", "recorded_at",
+    "closure_recorded_at",
 }
 HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score"}
 EDGE_KEYS = {

@@ -36,9 +36,10 @@ it in your pytest configuration if you run with ``--strict-markers``).
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
 a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``, ``links``,
 ``properties`` (Hypothesis), ``stats``, ``clocks`` (valid and system time), ``concurrency``
-(writers on their own handles) and ``copying`` (the round trip through SQLite). A topic
-class can be subclassed alone too, to run one topic while a backend is being written; the
-backend is done when ``RepositoryContract`` passes.
+(writers on their own handles), ``copying`` (the round trip through SQLite) and
+``forgetting`` (redact, purge, the audit). A topic class can be subclassed alone too, to run
+one topic while a backend is being written; the backend is done when ``RepositoryContract``
+passes.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from .clocks import ClocksContract
 from .concurrency import ConcurrencyContract
 from .copying import CopyingContract
 from .edges import EdgesContract
+from .forgetting import ForgettingContract
 from .links import LinksContract
 from .nodes import NodesContract
 from .properties import PropertiesContract
@@ -62,6 +64,7 @@ __all__ = [
     "ContractBase",
     "CopyingContract",
     "EdgesContract",
+    "ForgettingContract",
     "LinksContract",
     "NodesContract",
     "PropertiesContract",
@@ -85,5 +88,6 @@ class RepositoryContract(
     ClocksContract,
     ConcurrencyContract,
     CopyingContract,
+    ForgettingContract,
 ):
     """Every topic of the contract; a backend subclasses this and implements the hooks."""

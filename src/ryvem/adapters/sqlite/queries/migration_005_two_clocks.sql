@@ -1,5 +1,5 @@
--- migration_005_two_clocks: system time beside valid time (issue 16). valid_from/valid_to
--- become valid time (when a fact was true, which the caller may date); recorded_at is when
+-- migration_005_two_clocks: system time beside valid time (issue 16; applied after 001-004,
+-- in file order). valid_from/valid_to become valid time (when a fact was true, which the caller may date); recorded_at is when
 -- ryvem recorded the row and closure_recorded_at when it recorded the window's end (system
 -- time, ryvem's own clock, never supplied). Existing rows were recorded as they became valid,
 -- so they get system time = valid time and every read answers as before.
@@ -11,11 +11,8 @@ ALTER TABLE edges ADD COLUMN closure_recorded_at INTEGER;
 UPDATE edges SET recorded_at = valid_from, closure_recorded_at = valid_to;
 
 -- System time is immutable too: recorded once, a closure recorded once and with its window.
-DROP TRIGGER nodes_immutable;
-CREATE TRIGGER nodes_immutable BEFORE UPDATE OF
-    seq, id, entity, kind, scope, key, key_norm, key_tail, title, body, data, valid_from, supersedes,
-    recorded_at
-    ON nodes BEGIN
+-- (Beside migration 004's split immutability triggers, which it leaves as they are.)
+CREATE TRIGGER nodes_recorded_immutable BEFORE UPDATE OF recorded_at ON nodes BEGIN
     SELECT RAISE(ABORT, 'ryvem: node versions are immutable');
 END;
 DROP TRIGGER nodes_window_closes_once;
@@ -23,9 +20,7 @@ CREATE TRIGGER nodes_window_closes_once BEFORE UPDATE OF valid_to, closure_recor
     WHEN old.valid_to IS NOT NULL OR old.closure_recorded_at IS NOT NULL BEGIN
     SELECT RAISE(ABORT, 'ryvem: a closed window cannot change');
 END;
-DROP TRIGGER edges_immutable;
-CREATE TRIGGER edges_immutable BEFORE UPDATE OF
-    id, rel, src, dst, data, valid_from, recorded_at ON edges BEGIN
+CREATE TRIGGER edges_recorded_immutable BEFORE UPDATE OF recorded_at ON edges BEGIN
     SELECT RAISE(ABORT, 'ryvem: edges are immutable');
 END;
 DROP TRIGGER edges_window_closes_once;
