@@ -106,7 +106,7 @@ CALL () {
     SET n:Current, n.ft_title = row.ft_title, n.ft_body = row.ft_body)
   FOREACH (t IN row.tails |
     MERGE (x:Tail {tail: t})
-    MERGE (n)-[:TARGETS]->(x))
+    CREATE (n)-[:TARGETS]->(x))  // n is new and its tails distinct
 }
 CALL () {
   UNWIND $ends AS endpoint
