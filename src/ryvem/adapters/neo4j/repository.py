@@ -466,7 +466,8 @@ class _ForgetTx(ForgetTx):
         self.tx = tx
 
     def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return [r.data() for r in self.tx.run(cypher.load(name), {**_FIELDS, **params})]
+        text, values = _statement(cypher.load(name), {**_FIELDS, **params})
+        return [r.data() for r in self.tx.run(text, values)]
 
     def versions_containing(
         self, text: str, scope: ScopeFilter
