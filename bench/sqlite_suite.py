@@ -62,7 +62,8 @@ def import_workload(svc: Service, w: Workload, batch: int = BATCH) -> dict[str, 
             for rel, j in w.edge_targets(n.i):
                 edges.append(Edge.model_construct(
                     id=new_id(v.valid_from), rel=rel, src=v.entity, dst=ring.get(j), data={},
-                    valid_from=v.valid_from, valid_to=None))
+                    valid_from=v.valid_from, valid_to=None, recorded_at=v.recorded_at,
+                    closure_recorded_at=None))
             ring.add(n.i, v.entity)
         t0 = clock()
         svc.repo.load((), edges)
@@ -100,11 +101,11 @@ def raw_import(src: Path, dst: Path) -> tuple[float, int]:
     spent = 0.0
     rows = 0
     cols = ("id, entity, kind, scope, key, key_norm, key_tail, title, body, data, valid_from, "
-            "valid_to, superseded_by, supersedes, retired_reason")
-    ins_node = f"INSERT INTO nodes ({cols}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            "valid_to, superseded_by, supersedes, retired_reason, recorded_at")
+    ins_node = f"INSERT INTO nodes ({cols}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
     ins_lt = "INSERT OR IGNORE INTO link_targets (version_id, target, tail) VALUES (?,?,?)"
-    ins_edge = ("INSERT INTO edges (id, rel, src, dst, data, valid_from, valid_to) "
-                "VALUES (?,?,?,?,?,?,?)")
+    ecols = "id, rel, src, dst, data, valid_from, valid_to, recorded_at, closure_recorded_at"
+    ins_edge = f"INSERT INTO edges ({ecols}) VALUES (?,?,?,?,?,?,?,?,?)"
     # One transaction per ryvem write_many (its rows share one valid_from), as ryvem did:
     # close each predecessor, then insert its successor as current, plus the link targets.
     cur = s.execute(f"SELECT {cols} FROM nodes ORDER BY seq")
@@ -113,19 +114,19 @@ def raw_import(src: Path, dst: Path) -> tuple[float, int]:
         lts = s.execute("SELECT version_id, target, tail FROM link_targets WHERE version_id IN "
                         "(SELECT value FROM json_each(?))", (ids,)).fetchall()
         open_rows = [(*r[:11], None, None, *r[13:]) for r in batch]
-        closes = [(r[10], r[0], r[13]) for r in batch if r[13] is not None]
+        closes = [(r[10], r[15], r[0], r[13]) for r in batch if r[13] is not None]
         t0 = time.perf_counter()
         d.execute("BEGIN IMMEDIATE")
         if closes:
-            d.executemany("UPDATE nodes SET valid_to = ?, superseded_by = ? "
+            d.executemany("UPDATE nodes SET valid_to = ?, closure_recorded_at = ?, "
+                          "superseded_by = ? "
                           "WHERE id = ? AND valid_to IS NULL", closes)
         d.executemany(ins_node, open_rows)
         d.executemany(ins_lt, lts)
         d.execute("COMMIT")
         spent += time.perf_counter() - t0
         rows += len(batch) + len(lts)
-    cur = s.execute("SELECT id, rel, src, dst, data, valid_from, valid_to FROM edges "
-                    "ORDER BY valid_from, id")
+    cur = s.execute(f"SELECT {ecols} FROM edges ORDER BY valid_from, id")
     while True:
         batch = cur.fetchmany(BATCH * 5)
         if not batch:
@@ -199,22 +200,23 @@ class RawSupersede:
             "ORDER BY valid_from DESC LIMIT 1", (n.kind, n.key, n.scope)).fetchone()
         at = max(time.time_ns() // 1000, prev[8] + 1)
         vid = new_id(at)
-        c.execute("UPDATE nodes SET valid_to = ?, superseded_by = ?, retired_reason = ? "
-                  "WHERE id = ? AND valid_to IS NULL", (at, vid, None, prev[0]))
+        c.execute("UPDATE nodes SET valid_to = ?, closure_recorded_at = ?, superseded_by = ?, "
+                  "retired_reason = ? WHERE id = ? AND valid_to IS NULL",
+                  (at, at, vid, None, prev[0]))
         norm = normalize(n.key or "")
         c.execute(
             "INSERT INTO nodes (id, entity, kind, scope, key, key_norm, key_tail, title, body, "
-            "data, valid_from, valid_to, superseded_by, supersedes, retired_reason) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "data, valid_from, valid_to, superseded_by, supersedes, retired_reason, recorded_at) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (vid, prev[1], n.kind, n.scope, n.key, norm, tail(norm), n.title, n.body,
              json.dumps(n.data, separators=(",", ":"), sort_keys=True), at, None, None,
-             prev[0], None))
+             prev[0], None, at))
         if targets:
             c.executemany("INSERT OR IGNORE INTO link_targets (version_id, target, tail) "
                           "VALUES (?,?,?)", [(vid, t, tail(t)) for t in targets])
-        c.execute("INSERT INTO edges (id, rel, src, dst, data, valid_from, valid_to) "
-                  "VALUES (?,?,?,?,?,?,?)", (new_id(at), "supersedes", vid, prev[0], "{}", at,
-                                             None))
+        c.execute("INSERT INTO edges (id, rel, src, dst, data, valid_from, valid_to, recorded_at) "
+                  "VALUES (?,?,?,?,?,?,?,?)", (new_id(at), "supersedes", vid, prev[0], "{}", at,
+                                               None, at))
         if targets:
             c.execute("SELECT entity, kind, key, scope FROM nodes WHERE key_tail IN "
                       "(SELECT value FROM json_each(?)) AND valid_to IS NULL AND key_tail IS "

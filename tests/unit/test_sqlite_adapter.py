@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import closing
@@ -68,6 +69,44 @@ def test_an_empty_older_file_is_migrated_on_open(tmp_path: Path) -> None:
     assert scalar(path, "PRAGMA user_version") == len(migrations())
 
 
+SCHEMA1 = Path(__file__).parent.parent / "fixtures" / "stores" / "schema1.db"
+
+
+def test_a_store_made_before_the_two_clocks_migrates_and_answers_as_before(
+    tmp_path: Path,
+) -> None:
+    """A file written by ryvem at schema 1 (tests/fixtures/stores/make_schema1.py) opens at
+    the latest schema with system time = valid time on every row, so every read answers as
+    before, and known_at reads the store as it was."""
+    path = tmp_path / "old.db"
+    shutil.copyfile(SCHEMA1, path)
+    assert scalar(path, "PRAGMA user_version") == 1
+    with SqliteRepository.open(path) as repo:
+        svc = Service(repo)
+        versions = [v for batch in repo.iter_versions() for v, _ in batch]
+        edges = [e for batch in repo.iter_edges() for e in batch]
+        assert len(versions) == 4 and len(edges) == 3  # links, implements, supersedes
+        for row in [*versions, *edges]:
+            assert (row.recorded_at, row.closure_recorded_at) == (row.valid_from, row.valid_to)
+        now = svc.get("decision/cache")
+        assert (now.title, now.retired_reason) == ("Cache in process", "no cache after all")
+        assert svc.get("decision/cache", as_of="2026-01-03").title == "Cache in Redis"
+        assert [v.title for v in svc.history("decision/cache")] == [
+            "Cache in Redis", "Cache in process"]
+        then = svc.get("decision/cache", known_at="2026-01-03")
+        assert (then.title, then.valid_to) == ("Cache in Redis", None)
+        assert svc.get("decision/cache", known_at="2026-01-06").valid_to is None
+        walk = svc.traverse("task/add-cache", rels=["implements"], as_of="2026-01-03")
+        assert [s.dst.ref for s in walk] == ["cache"]
+        assert [s.dst.ref for s in svc.traverse("decision/cache", as_of="2026-01-03")] == [
+            "latency"]
+        assert [h.title for h in svc.search("redis", known_at="2026-01-03")] == ["Cache in Redis"]
+        assert svc.search("redis") == []
+        later = svc.write("decision", "Cache again", key="cache", valid_from="2026-01-08")
+        assert later.supersedes == now.id
+    assert scalar(path, "PRAGMA user_version") == len(migrations())
+
+
 def test_a_file_from_a_newer_ryvem_is_refused_with_one_clear_line(tmp_path: Path) -> None:
     """A user_version above what this ryvem knows is refused, and the file is left alone."""
     path = tmp_path / "future.db"
@@ -130,12 +169,13 @@ def test_a_failing_write_function_rolls_back_everything(sqlite_repo: SqliteRepos
 
 
 def _row(v: NodeVersion) -> tuple[object, ...]:
-    return (v.id, v.entity, v.kind, v.scope, v.key, v.title, v.body, "{}", v.valid_from)
+    return (v.id, v.entity, v.kind, v.scope, v.key, v.title, v.body, "{}", v.valid_from,
+            v.recorded_at)
 
 
 _INSERT = (
-    "INSERT INTO nodes (id, entity, kind, scope, key, title, body, data, valid_from) "
-    "VALUES (?,?,?,?,?,?,?,?,?)"
+    "INSERT INTO nodes (id, entity, kind, scope, key, title, body, data, valid_from, "
+    "recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?)"
 )
 
 
@@ -160,10 +200,13 @@ def test_a_raw_insert_of_a_second_current_edge_is_rejected_by_the_database(
     svc.write("task", "A", key="a")
     svc.write("task", "B", key="b")
     e = svc.link("task/a", "task/b", "blocks").edge
-    with closing(raw(sqlite_repo.path)) as conn, pytest.raises(sqlite3.IntegrityError):
+    with closing(raw(sqlite_repo.path)) as conn, pytest.raises(
+        sqlite3.IntegrityError, match="UNIQUE"
+    ):
         conn.execute(
-            "INSERT INTO edges (id, rel, src, dst, data, valid_from) VALUES (?,?,?,?,?,?)",
-            ("c" * 24, e.rel, e.src, e.dst, "{}", e.valid_from + 1),
+            "INSERT INTO edges (id, rel, src, dst, data, valid_from, recorded_at) "
+            "VALUES (?,?,?,?,?,?,?)",
+            ("c" * 24, e.rel, e.src, e.dst, "{}", e.valid_from + 1, e.recorded_at + 1),
         )
 
 
@@ -193,7 +236,26 @@ def test_editing_a_versions_content_or_reopening_its_window_is_refused(
             conn.execute("UPDATE nodes SET title = 'rewritten' WHERE id = ?", (v1.id,))
         with pytest.raises(sqlite3.IntegrityError, match="closed window"):
             conn.execute("UPDATE nodes SET valid_to = NULL WHERE id = ?", (v1.id,))
+        with pytest.raises(sqlite3.IntegrityError, match="immutable"):
+            conn.execute("UPDATE nodes SET recorded_at = 1 WHERE id = ?", (v1.id,))
+        with pytest.raises(sqlite3.IntegrityError, match="closed window"):
+            conn.execute("UPDATE nodes SET closure_recorded_at = 1 WHERE id = ?", (v1.id,))
     assert sqlite_repo.get_version(v1.id) == svc.history("task/a")[0]
+
+
+def test_a_row_recorded_before_it_became_valid_is_refused_by_the_database(
+    sqlite_repo: SqliteRepository,
+) -> None:
+    """System time never runs behind valid time: no row is recorded before it is valid, and
+    a window's end is recorded with it, never before it."""
+    v = Service(sqlite_repo).write("task", "A", key="a")
+    early = v.model_copy(update={"id": "b" * 24, "entity": "b" * 24, "key": "b",
+                                 "recorded_at": v.valid_from - 1})
+    with closing(raw(sqlite_repo.path)) as conn:
+        with pytest.raises(sqlite3.IntegrityError, match="recorded no earlier"):
+            conn.execute(_INSERT, _row(early))
+        with pytest.raises(sqlite3.IntegrityError, match="recorded no earlier"):
+            conn.execute("UPDATE nodes SET valid_to = valid_from WHERE id = ?", (v.id,))
 
 
 # --- FTS5 --------------------------------------------------------------------------------

@@ -78,6 +78,8 @@ class NewNode:
     key: str | None = None
     body: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    valid_from: int | None = None
+    """When this became true (valid time, microseconds); None: when it is written."""
 
     @property
     def identity(self) -> Identity | None:
@@ -86,17 +88,22 @@ class NewNode:
 
 @dataclass(frozen=True, slots=True)
 class _Linker:
-    """A current version whose ``links`` edges are being brought up to date."""
+    """A current version whose ``links`` edges are being brought up to date, from valid time
+    ``at`` on."""
 
     entity: str
     kind: str
     scope: str
     key: str | None
     links: tuple[Link, ...]
+    at: int
 
     @classmethod
-    def of(cls, v: NodeVersion) -> _Linker:
-        return cls(v.entity, v.kind, v.scope, v.key, tuple(extract_links(v.body, v.key, v.data)))
+    def of(cls, v: NodeVersion, at: int) -> _Linker:
+        return cls(
+            v.entity, v.kind, v.scope, v.key, tuple(extract_links(v.body, v.key, v.data)),
+            max(at, v.valid_from),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +129,9 @@ class EdgeView:
             "data": self.edge.data,
             "valid_from": format_us(self.edge.valid_from),
             "valid_to": None if self.edge.valid_to is None else format_us(self.edge.valid_to),
+            "recorded_at": format_us(self.edge.recorded_at),
+            "closure_recorded_at": None if self.edge.closure_recorded_at is None
+            else format_us(self.edge.closure_recorded_at),
         }
 
 
@@ -129,6 +139,29 @@ def _as_of(value: object) -> int | None:
     if value is None:  # an empty string is not "now": it is an error like any bad date
         return None
     return parse_time(value)  # type: ignore[arg-type]
+
+
+def _known(known_at: int | None) -> str:
+    return "" if known_at is None else f" as known at {format_us(known_at)}"
+
+
+def _last_time(v: NodeVersion | Edge) -> int:
+    """The latest instant on either clock a row holds: a write after it must be later."""
+    return max(v.valid_from, v.valid_to or 0, v.recorded_at, v.closure_recorded_at or 0)
+
+
+def _append_only(what: str, at: int, floor: int, *, strict: bool) -> int:
+    """A supplied valid time ``at`` against the latest valid time ``floor`` of what it
+    changes: before it is an error (history is append-only on both clocks); equal to it,
+    when the change needs a later instant (``strict``), it is taken as 1 µs later, as two
+    writes in one microsecond are."""
+    if at < floor:
+        raise InvalidInput(
+            f"valid time {format_us(at)} precedes {what}'s latest valid time "
+            f"{format_us(floor)}: history is append-only on both clocks, so a change can "
+            "only be dated at or after the last one (a new node may start in the past)"
+        )
+    return floor + 1 if strict and at == floor else at
 
 
 class Service:
@@ -154,8 +187,14 @@ class Service:
         scope: str | None = None,
         body: str | None = None,
         data: object = None,
+        valid_from: object = None,
     ) -> NewNode:
-        """Validate one write request (nothing is written)."""
+        """Validate one write request (nothing is written).
+
+        ``valid_from`` is when it became true: ISO 8601 text, a datetime or microseconds
+        (what ``as_of`` takes); None is the moment it is written. It may not be in the
+        future, nor before the identity's latest valid time (checked when it is written).
+        """
         return NewNode(
             kind=validate_kind(kind),
             title=validate_title(title),
@@ -163,7 +202,21 @@ class Service:
             key=None if key is None else validate_key(key),
             body=validate_body(body),
             data=validate_data(data),
+            valid_from=self.valid_time(valid_from, "valid_from"),
         )
+
+    def valid_time(self, value: object, name: str = "valid time") -> int | None:
+        """A caller's valid time in microseconds (None stays None: now); never in the future."""
+        if value is None:
+            return None
+        at = parse_time(value)  # type: ignore[arg-type]
+        now = self.clock.now()
+        if at > now:
+            raise InvalidInput(
+                f"{name} {format_us(at)} is in the future (now is {format_us(now)}): ryvem "
+                "records what was true up to now"
+            )
+        return at
 
     # --- writes -------------------------------------------------------------------------
     def write(
@@ -175,12 +228,17 @@ class Service:
         scope: str | None = None,
         body: str | None = None,
         data: object = None,
+        valid_from: object = None,
     ) -> NodeVersion:
         """Insert-or-supersede on (kind, key, scope); an unkeyed write always appends.
 
-        Writing exactly the current title, body and data again creates no version.
+        Writing exactly the current title, body and data again creates no version (whatever
+        ``valid_from`` says). ``valid_from`` dates the new version in valid time (default
+        now; see :meth:`prepare`); ryvem records it at its own clock's now (system time).
         """
-        node = self.prepare(kind, title, key=key, scope=scope, body=body, data=data)
+        node = self.prepare(
+            kind, title, key=key, scope=scope, body=body, data=data, valid_from=valid_from
+        )
         return self.write_many([node])[0].version
 
     def write_many(self, nodes: Sequence[NewNode]) -> list[WriteResult]:
@@ -221,12 +279,12 @@ class Service:
         edges: list[Edge] = []
         appeared: list[NodeVersion] = []
         sources: list[_Linker] = []
-        # One instant per batch: its versions and their links edges open together, so
-        # "as of a version's valid_from" already sees that version's links.
-        at = self.clock.after(
-            max((max(p.valid_from, p.valid_to or 0) for p in latest.values()), default=None)
-        )
-        mint = IdSequence(at)  # ids in batch order: the far node's "age" orders a walk
+        # One system-time instant per batch, which is also the valid time of every node that
+        # gives none: its versions and their links edges open together, so "as of a
+        # version's valid_from" already sees that version's links.
+        recorded = self.clock.after(max((_last_time(p) for p in latest.values()), default=None))
+        mint = IdSequence(recorded)  # ids in batch order: the far node's "age" orders a walk
+        appeared_at: dict[str, int] = {}
         for n in nodes:
             prev = latest.get(n.identity) if n.identity is not None else None
             if (
@@ -236,6 +294,12 @@ class Service:
             ):
                 results.append(WriteResult(prev, "unchanged"))
                 continue
+            at = recorded
+            if n.valid_from is not None:
+                at = n.valid_from if prev is None else _append_only(
+                    f"{n.kind}/{n.key}", n.valid_from, max(prev.valid_from, prev.valid_to or 0),
+                    strict=True,
+                )
             vid = mint()
             version = NodeVersion.model_construct(
                 id=vid,
@@ -251,28 +315,32 @@ class Service:
                 superseded_by=None,
                 supersedes=None if prev is None else prev.id,
                 retired_reason=None,
+                recorded_at=recorded,
+                closure_recorded_at=None,
             )
             outcome: Outcome = "created"
             if prev is not None:
                 edges.append(
                     Edge.model_construct(
                         id=mint(), rel=SUPERSEDES, src=vid, dst=prev.id, data={},
-                        valid_from=at, valid_to=None,
+                        valid_from=at, valid_to=None, recorded_at=recorded,
+                        closure_recorded_at=None,
                     )
                 )
                 if prev.is_current:
-                    closes.append(Close(prev.id, at, superseded_by=vid))
+                    closes.append(Close(prev.id, at, recorded, superseded_by=vid))
                     outcome = "superseded"
                 else:
                     revives.append((prev.id, vid))
                     outcome = "revived"
             if outcome != "superseded" and n.key is not None:
                 appeared.append(version)
+                appeared_at[version.entity] = at
             links = tuple(extract_links(n.body, n.key, n.data))
             versions.append(version)
             targets.append(tuple(link.target for link in links))
             if links or outcome != "created":
-                sources.append(_Linker(version.entity, n.kind, n.scope, n.key, links))
+                sources.append(_Linker(version.entity, n.kind, n.scope, n.key, links, at))
             results.append(WriteResult(version, outcome))
         if not versions:
             return results
@@ -281,7 +349,8 @@ class Service:
         tx.insert_versions(versions, targets)
         tx.insert_edges(edges)
         appeared_tails = {tail(normalize(v.key)) for v in appeared if v.key is not None}
-        self._refresh_links(tx, sources, appeared_tails, mint)
+        since = min((v.valid_from for v in appeared), default=recorded)
+        self._refresh_links(tx, sources, appeared_tails, mint, since, appeared_at)
         return results
 
     def _refresh_links(
@@ -290,6 +359,8 @@ class Service:
         sources: list[_Linker],
         changed_tails: set[str],
         mint: IdSequence,
+        since: int,
+        appeared_at: dict[str, int] | None = None,
     ) -> None:
         """Make the current ``links`` edges of these sources match their links.
 
@@ -299,15 +370,22 @@ class Service:
         better match takes a link over. The outcome depends only on the current versions'
         content and keys (``ryvem.domain.links``), never on the order things were written.
         An edge whose link changed anchor or field is closed and reopened with the new data.
+
+        Valid time: a written source's edges change at its version's valid time, a
+        re-resolved source's at ``since`` (when the keys changed) or its current version's
+        valid_from if later; an edge to a node that appeared in this write opens no earlier
+        than it did, and never before an edge it replaces closed. All are recorded at
+        ``mint.at`` (system time).
         """
-        at = mint.at
+        recorded = mint.at
+        appeared_at = appeared_at or {}
         if changed_tails:
             known = {s.entity for s in sources}
             extra = sorted(
                 {s.entity for s in tx.link_sources(sorted(changed_tails))} - known
             )
             live = tx.current_of_entities(extra) if extra else {}
-            sources += [_Linker.of(live[e]) for e in extra if e in live]
+            sources += [_Linker.of(live[e], since) for e in extra if e in live]
         if not sources:
             return
         by_tail = _by_tail(
@@ -316,51 +394,69 @@ class Service:
         have: dict[str, dict[str, Edge]] = defaultdict(dict)
         for e in tx.current_link_edges([s.entity for s in sources]):
             have[e.src][e.dst] = e
-        to_close: list[Edge] = []
-        to_open: list[tuple[str, str, dict[str, str]]] = []
+        to_close: dict[int, list[str]] = defaultdict(list)
+        to_open: list[tuple[str, str, dict[str, str], int]] = []
         for s in sources:
             want, _ = resolve_links(s.links, s.entity, s.scope, s.kind, s.key, by_tail)
             current = have.get(s.entity, {})
+            closed_at: dict[str, int] = {}
             for dst, e in current.items():
                 if dst not in want or e.data != want[dst].edge_data():
-                    to_close.append(e)
+                    closed_at[dst] = max(s.at, e.valid_from)
+                    to_close[closed_at[dst]].append(e.id)
             for dst, link in want.items():
                 data = link.edge_data()
                 if dst not in current or current[dst].data != data:
-                    to_open.append((s.entity, dst, data))
-        if to_close:
-            at = max([at, *(e.valid_from for e in to_close)])
-            tx.close_edges([e.id for e in to_close], at)
+                    at = max(s.at, appeared_at.get(dst, s.at), closed_at.get(dst, s.at))
+                    to_open.append((s.entity, dst, data, at))
+        for at, ids in sorted(to_close.items()):
+            tx.close_edges(ids, at, recorded)
         if to_open:
-            ids = mint if at == mint.at else IdSequence(at)
             tx.insert_edges([
                 Edge.model_construct(
-                    id=ids(), rel=LINKS, src=src, dst=dst, data=data, valid_from=at,
-                    valid_to=None,
+                    id=mint(), rel=LINKS, src=src, dst=dst, data=data, valid_from=at,
+                    valid_to=None, recorded_at=recorded, closure_recorded_at=None,
                 )
-                for src, dst, data in to_open
+                for src, dst, data, at in to_open
             ])
 
     def retire(
-        self, ref: str, *, reason: str | None = None, scope: str | None = None
+        self,
+        ref: str,
+        *,
+        reason: str | None = None,
+        scope: str | None = None,
+        valid_to: object = None,
     ) -> NodeVersion:
-        """Close the current version's window; the identity can be written again later."""
+        """Close the current version's window; the identity can be written again later.
+
+        ``valid_to`` is when it stopped being true (valid time, what ``as_of`` takes; default
+        now): not in the future, and not before the version's valid_from.
+        """
         reason = validate_reason(reason)
+        until = self.valid_time(valid_to, "valid_to")
         version = self.resolve(ref, scope=scope, allow_closed=True)
         if not version.is_current:
             raise Conflict(
                 f"{_name(version)} version {version.id} is not current (closed at "
                 f"{format_us(version.valid_to or 0)}); only a current version can be retired"
             )
+        if until is not None:
+            until = _append_only(_name(version), until, version.valid_from, strict=True)
 
         def run(tx: WriteTx) -> NodeVersion:
-            at = self.clock.after(version.valid_from)
-            tx.close_versions([Close(version.id, at, retired_reason=reason)])
+            recorded = self.clock.after(_last_time(version))
+            at = recorded if until is None else until
+            tx.close_versions([Close(version.id, at, recorded, retired_reason=reason)])
             if version.key is not None:
                 # Links that resolved to this key re-resolve now: to another candidate
                 # (e.g. the same key in global), or to nothing until the key is written again.
-                self._refresh_links(tx, [], {tail(normalize(version.key))}, IdSequence(at))
-            return version.model_copy(update={"valid_to": at, "retired_reason": reason})
+                self._refresh_links(
+                    tx, [], {tail(normalize(version.key))}, IdSequence(recorded), at
+                )
+            return version.model_copy(update={
+                "valid_to": at, "retired_reason": reason, "closure_recorded_at": recorded,
+            })
 
         return self.repo.write(run)
 
@@ -372,29 +468,47 @@ class Service:
         *,
         data: object = None,
         scope: str | None = None,
+        valid_from: object = None,
     ) -> EdgeView:
-        """Open a typed edge between two current nodes (re-linking with new data supersedes it)."""
+        """Open a typed edge between two current nodes (re-linking with new data supersedes it).
+
+        ``valid_from`` dates the edge in valid time (default now): not in the future, not
+        before the valid_from of the edge it supersedes, nor before the end of the last
+        window of the same (from, rel, to).
+        """
         rel = _user_rel(rel)
         payload = validate_data(data)
+        since = self.valid_time(valid_from, "valid_from")
         a = self._resolve_current(from_ref, scope)
         b = self._resolve_current(to_ref, scope)
+        what = f"the {rel!r} edge from {_name(a)} to {_name(b)}"
 
         def run(tx: WriteTx) -> EdgeView:
             live = tx.current_of_entities([a.entity, b.entity])
             for v in (a, b):
                 if v.entity not in live:
                     raise Conflict(f"{_name(v)} was retired meanwhile; nothing was linked")
-            at = self.clock.now()
             existing = tx.current_edges(a.entity, b.entity, rel)
             if existing and existing[0].data == payload:
                 edge = existing[0]
             else:
+                last = existing[0] if existing else (
+                    tx.latest_edge(a.entity, b.entity, rel) if since is not None else None
+                )
+                recorded = self.clock.after(None if last is None else _last_time(last))
+                at = recorded
+                if since is not None:
+                    at = since
+                    if last is not None and last.valid_to is None:
+                        at = _append_only(what, since, last.valid_from, strict=True)
+                    elif last is not None and last.valid_to is not None:
+                        at = _append_only(what, since, last.valid_to, strict=False)
                 if existing:
                     at = max(at, existing[0].valid_from)
-                    tx.close_edges([existing[0].id], at)
+                    tx.close_edges([existing[0].id], at, recorded)
                 edge = Edge.model_construct(
-                    id=new_id(at), rel=rel, src=a.entity, dst=b.entity, data=payload,
-                    valid_from=at, valid_to=None,
+                    id=new_id(recorded), rel=rel, src=a.entity, dst=b.entity, data=payload,
+                    valid_from=at, valid_to=None, recorded_at=recorded, closure_recorded_at=None,
                 )
                 tx.insert_edges([edge])
             return EdgeView(edge, live[a.entity].id, live[b.entity].id)
@@ -402,10 +516,18 @@ class Service:
         return self.repo.write(run)
 
     def unlink(
-        self, from_ref: str, to_ref: str, rel: str, *, scope: str | None = None
+        self,
+        from_ref: str,
+        to_ref: str,
+        rel: str,
+        *,
+        scope: str | None = None,
+        valid_to: object = None,
     ) -> EdgeView:
-        """Close the current edge's window."""
+        """Close the current edge's window (``valid_to``: when it stopped being true, default
+        now; not in the future nor before the edge's valid_from)."""
         rel = _user_rel(rel)
+        until = self.valid_time(valid_to, "valid_to")
         a = self._resolve_current(from_ref, scope)
         b = self._resolve_current(to_ref, scope)
 
@@ -414,9 +536,18 @@ class Service:
             if not existing:
                 raise NotFound(f"no current {rel!r} edge from {_name(a)} to {_name(b)}")
             edge = existing[0]
-            at = max(self.clock.now(), edge.valid_from)
-            tx.close_edges([edge.id], at)
-            return EdgeView(edge.model_copy(update={"valid_to": at}), a.id, b.id)
+            recorded = self.clock.after(_last_time(edge))
+            at = max(recorded, edge.valid_from)
+            if until is not None:
+                at = _append_only(
+                    f"the {rel!r} edge from {_name(a)} to {_name(b)}", until, edge.valid_from,
+                    strict=False,
+                )
+            tx.close_edges([edge.id], at, recorded)
+            return EdgeView(
+                edge.model_copy(update={"valid_to": at, "closure_recorded_at": recorded}),
+                a.id, b.id,
+            )
 
         return self.repo.write(run)
 
@@ -495,43 +626,52 @@ class Service:
         *,
         scope: str | None = None,
         as_of: object = None,
+        known_at: object = None,
         allow_closed: bool = False,
     ) -> NodeVersion:
         """A node version named by id, ``KIND/KEY`` or a bare key (see the README).
 
-        With ``as_of`` the version valid then; otherwise the current one. ``allow_closed``
-        lets an id name a closed version and ``KIND/KEY`` its newest, retired version.
+        With ``as_of`` the version valid then (valid time); otherwise the current one. With
+        ``known_at`` only what ryvem had recorded by then (system time), shown as it was
+        known then (:meth:`known`). ``allow_closed`` lets an id name a closed version and
+        ``KIND/KEY`` its newest, retired version.
         """
         if not isinstance(ref, str) or not ref.strip():
             raise InvalidInput("a node reference must not be empty")
         check_text("a node reference", ref)  # undecodable argv bytes arrive as lone surrogates
         at = _as_of(as_of)
+        k = _as_of(known_at)
         sc = self.scope(scope)
         if is_id(ref):
             version = self.repo.get_version(ref)
+            if version is not None and k is not None and version.recorded_at > k:
+                raise NotFound(f"{ref} was not recorded yet at {format_us(k)} (known-at)")
             if version is not None:
                 if at is not None:
-                    found = self.repo.get_entity(version.entity, at)
+                    found = self.repo.get_entity(version.entity, at, known_at=k)
                     if found is None:
-                        raise NotFound(f"{ref} did not exist at {format_us(at)}")
-                    return found
+                        raise NotFound(f"{ref} did not exist at {format_us(at)}{_known(k)}")
+                    return self.known(found, k)
+                version = self.known(version, k)
                 if version.is_current or allow_closed:
                     return version
-                current = self.repo.get_entity(version.entity, None)
+                current = self.repo.get_entity(version.entity, None, known_at=k)
                 if current is not None:
-                    return current
+                    return self.known(current, k)
                 return version
         kind, sep, rest = ref.partition("/")
         if sep and rest and SLUG.match(kind):
             ident = (kind, rest, sc)
-            version = self.repo.get_identity(ident, at)
+            version = self.repo.get_identity(ident, at, known_at=k)
             if version is None and allow_closed and at is None:
-                version = self.repo.latest_of_identity(ident)
+                version = self.repo.latest_of_identity(ident, known_at=k)
             if version is not None:
-                return self._settled(version) if at is None else version
-        matches = self.repo.find_by_key(ref, ScopeFilter(exact=sc), at)
+                if at is None and k is None:
+                    return self._settled(version)
+                return self.known(version, k)
+        matches = self.repo.find_by_key(ref, ScopeFilter(exact=sc), at, known_at=k)
         if len(matches) == 1:
-            return matches[0]
+            return self.known(matches[0], k)
         if len(matches) > 1:
             names = [f"{m.kind}/{m.key}" for m in matches]
             raise AmbiguousRef(
@@ -540,7 +680,19 @@ class Service:
                 names,
             )
         when = "" if at is None else f" at {format_us(at)}"
-        raise NotFound(f"no node {ref!r} in scope {sc}{when}")
+        raise NotFound(f"no node {ref!r} in scope {sc}{when}{_known(k)}")
+
+    def known(self, version: NodeVersion, known_at: int | None) -> NodeVersion:
+        """``version`` as ryvem knew it at ``known_at`` (itself when None): a window's end,
+        successor and retire reason recorded later are not known yet."""
+        if known_at is None:
+            return version
+        seen = version.as_known_at(known_at)
+        if seen.superseded_by is not None:  # a revived row: its successor came later
+            successor = self.repo.get_version(seen.superseded_by)
+            if successor is None or successor.recorded_at > known_at:
+                seen = seen.model_copy(update={"superseded_by": None})
+        return seen
 
     def _settled(self, version: NodeVersion) -> NodeVersion:
         """The current version when a current read met a row closed under it.
@@ -563,13 +715,46 @@ class Service:
             version = fresh
         return version
 
-    def get(self, ref: str, *, scope: str | None = None, as_of: object = None) -> NodeVersion:
-        return self.resolve(ref, scope=scope, as_of=as_of, allow_closed=True)
+    def get(
+        self,
+        ref: str,
+        *,
+        scope: str | None = None,
+        as_of: object = None,
+        known_at: object = None,
+    ) -> NodeVersion:
+        """One version: current, valid at ``as_of`` (valid time), as known at ``known_at``
+        (system time), or both: what ryvem believed at ``known_at`` about ``as_of``."""
+        return self.resolve(ref, scope=scope, as_of=as_of, known_at=known_at, allow_closed=True)
 
-    def history(self, ref: str, *, scope: str | None = None) -> list[NodeVersion]:
-        """The whole chain, oldest first, from any of its versions."""
-        version = self.resolve(ref, scope=scope, allow_closed=True)
-        return self.repo.chain(version.entity)
+    def history(
+        self,
+        ref: str,
+        *,
+        scope: str | None = None,
+        as_of: object = None,
+        known_at: object = None,
+    ) -> list[NodeVersion]:
+        """The whole chain, oldest first, from any of its versions: with ``as_of`` the
+        versions begun by then, with ``known_at`` those recorded by then, as known then."""
+        at = _as_of(as_of)
+        k = _as_of(known_at)
+        version = self.resolve(ref, scope=scope, known_at=k, allow_closed=True)
+        chain = self.repo.chain(version.entity)
+        if at is None and k is None:
+            return chain
+        seen = [s for v in chain if (s := v.seen_at(at, k)) is not None]
+        ids = {v.id for v in seen}
+        seen = [
+            v if v.superseded_by is None or v.superseded_by in ids
+            else v.model_copy(update={"superseded_by": None})
+            for v in seen
+        ]
+        if not seen:
+            raise NotFound(
+                f"{_name(version)} did not exist yet at {format_us(at or 0)}{_known(k)}"
+            )
+        return seen
 
     def search(
         self,
@@ -580,8 +765,10 @@ class Service:
         all_scopes: bool = False,
         limit: int = 20,
         as_of: object = None,
+        known_at: object = None,
     ) -> list[SearchHit]:
-        """Best-first hits over current rows (or rows valid at ``as_of``)."""
+        """Best-first hits over current rows (or rows valid at ``as_of``, as known at
+        ``known_at``)."""
         kinds = [validate_kind(k) for k in ([kinds] if isinstance(kinds, str) else kinds)]
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive integer, got {limit!r}")
@@ -593,9 +780,8 @@ class Service:
             filt = parse_scope_filter(scope)
         else:
             filt = ScopeFilter(exact=self.default_scope)
-        return self.repo.search(
-            parse_search(text), kinds, filt, min(limit, MAX_LIMIT), _as_of(as_of)
-        )
+        at, k = _as_of(as_of), _as_of(known_at)
+        return self.repo.search(parse_search(text), kinds, filt, min(limit, MAX_LIMIT), at, k)
 
     def traverse(
         self,
@@ -607,6 +793,7 @@ class Service:
         as_of: object = None,
         scope: str | None = None,
         all_scopes: bool = False,
+        known_at: object = None,
     ) -> list[Step]:
         """Breadth-first edges from a node; see ``ryvem.domain.traversal``."""
         d = clamp_depth(depth)
@@ -618,28 +805,38 @@ class Service:
                 "the same time, so no walk can cross them; use `ryvem graph history REF`"
             )
         at = _as_of(as_of)
-        start = self.resolve(ref, scope=scope, as_of=at)
+        k = _as_of(known_at)
+        start = self.resolve(ref, scope=scope, as_of=at, known_at=k)
         if at is None and not start.is_current:
             raise NotFound(f"{_name(start)} is not current; pass an as-of time to walk the past")
         filt = ScopeFilter() if all_scopes else ScopeFilter(exact=start.scope)
 
         hood = None
         if isinstance(self.repo, WalksInOneQuery):
-            hood = self.repo.neighbourhood(start.entity, d, dirn, rel_list, at, filt)
+            hood = (
+                self.repo.neighbourhood(start.entity, d, dirn, rel_list, at, filt)
+                if k is None
+                else self.repo.neighbourhood(start.entity, d, dirn, rel_list, at, filt, k)
+            )
         if hood is not None:
             levels = bfs(start.entity, d, dirn, expand_within(hood.edges))
             nodes = dict(hood.heads)
         else:
 
             def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> Sequence[EdgeRow]:
-                return self.repo.expand(frontier, side, rel_list, at, filt)
+                if k is None:
+                    return self.repo.expand(frontier, side, rel_list, at, filt)
+                return self.repo.expand(frontier, side, rel_list, at, filt, known_at=k)
 
             levels = bfs(start.entity, d, dirn, expand)
             entities = {start.entity}
             for _, _, rows in levels:
                 entities.update(r[2] for r in rows)
                 entities.update(r[3] for r in rows)
-            nodes = self.repo.get_heads(sorted(entities), at)
+            nodes = (
+                self.repo.get_heads(sorted(entities), at)
+                if k is None else self.repo.get_heads(sorted(entities), at, known_at=k)
+            )
         nodes[start.entity] = NodeHead.of(start)
         return [
             Step(nodes[src], nodes[dst], rel, side, hop, eid)
@@ -681,9 +878,21 @@ class Service:
             for v in versions
         }
 
-    def edges_of(self, ref: str, *, scope: str | None = None, as_of: object = None) -> list[Edge]:
-        version = self.resolve(ref, scope=scope, as_of=as_of)
-        return self.repo.edges_of(version.entity, _as_of(as_of))
+    def edges_of(
+        self,
+        ref: str,
+        *,
+        scope: str | None = None,
+        as_of: object = None,
+        known_at: object = None,
+    ) -> list[Edge]:
+        """Edges touching a node (either end) visible at (``as_of``, ``known_at``), as known
+        then; supersedes excluded."""
+        at, k = _as_of(as_of), _as_of(known_at)
+        version = self.resolve(ref, scope=scope, as_of=at, known_at=k)
+        if k is None:
+            return self.repo.edges_of(version.entity, at)
+        return [e.as_known_at(k) for e in self.repo.edges_of(version.entity, at, known_at=k)]
 
     def stats(self) -> Stats:
         return self.repo.stats()

@@ -19,7 +19,17 @@ from rich.table import Table
 from rich.text import Text
 
 from ryvem.application.service import EdgeView
-from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.cli.common import (
+    AsOfOpt,
+    JsonOpt,
+    KnownAtOpt,
+    ScopeOpt,
+    echo_json,
+    errors_to_exit,
+    fail,
+    graph,
+    state,
+)
 from ryvem.cli.text import safe, say
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL
@@ -36,12 +46,23 @@ RefArg = Annotated[
         show_default=False,
     ),
 ]
-AsOfOpt = Annotated[
+ValidFromOpt = Annotated[
     str | None,
     typer.Option(
-        "--as-of",
+        "--valid-from",
         metavar="T",
-        help="Read the graph as it was at T: an ISO 8601 date or date-time (UTC without a zone).",
+        help="When this became true (valid time), if not now: an ISO 8601 date or date-time, "
+        "not in the future nor before the node's latest valid time. ryvem records it now.",
+        show_default=False,
+    ),
+]
+ValidToOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--valid-to",
+        metavar="T",
+        help="When this stopped being true (valid time), if not now: an ISO 8601 date or "
+        "date-time, not in the future nor before the version's valid-from.",
         show_default=False,
     ),
 ]
@@ -148,6 +169,7 @@ def put(
         ),
     ] = None,
     data: DataOpt = None,
+    valid_from: ValidFromOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write a node: insert, or supersede the current version of the same key. Prints the id."""
@@ -157,7 +179,9 @@ def put(
             raise fail("give --body or --body-file, not both", 2)
         if body_file is not None:
             body = _read_body_file(body_file)
-        written = st.session().write(kind, title, key=key, scope=scope, body=body, data=data)
+        written = st.session().write(
+            kind, title, key=key, scope=scope, body=body, data=data, valid_from=valid_from
+        )
         if written.minted is not None:
             say(
                 f"ryvem: this repository is now {written.minted.scope}; wrote "
@@ -177,13 +201,14 @@ def get(
     ctx: typer.Context,
     ref: RefArg,
     as_of: AsOfOpt = None,
+    known_at: KnownAtOpt = None,
     scope: ScopeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Show one node: the current version, or the one valid at --as-of."""
+    """Show one node: the current version, the one valid at --as-of, as known at --known-at."""
     st = state(ctx)
     with errors_to_exit():
-        v = st.service(scope=scope).get(ref, as_of=as_of)
+        v = st.service(scope=scope).get(ref, as_of=as_of, known_at=known_at)
         if as_json:
             echo_json(v.record())
             return
@@ -192,6 +217,9 @@ def get(
             f"  id     {v.id}",
             f"  scope  {v.scope}",
             f"  valid  {_when(v.valid_from)} → {_when(v.valid_to)}  ({safe(_state_of(v))})",
+            f"  recorded {format_us(v.recorded_at)}"
+            + ("" if v.closure_recorded_at is None
+               else f", its end recorded {format_us(v.closure_recorded_at)}"),
         ]
         if v.supersedes is not None:
             lines.append(f"  supersedes {v.supersedes}")
@@ -208,13 +236,15 @@ def get(
 def history(
     ctx: typer.Context,
     ref: RefArg,
+    as_of: AsOfOpt = None,
+    known_at: KnownAtOpt = None,
     scope: ScopeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Show every version of a node, oldest first."""
+    """Show every version of a node, oldest first (begun by --as-of, recorded by --known-at)."""
     st = state(ctx)
     with errors_to_exit():
-        chain = st.service(scope=scope).history(ref)
+        chain = st.service(scope=scope).history(ref, as_of=as_of, known_at=known_at)
         if as_json:
             echo_json([v.record() for v in chain])
             return
@@ -223,12 +253,13 @@ def history(
         table.add_column("id", overflow="fold")
         table.add_column("valid from", overflow="fold")
         table.add_column("valid to", overflow="fold")
+        table.add_column("recorded", overflow="fold")
         table.add_column("title", min_width=16)
         table.add_column("state", min_width=10)
         for i, v in enumerate(chain, 1):
             table.add_row(
-                str(i), v.id, format_us(v.valid_from), _when(v.valid_to), Text(safe(v.title)),
-                Text(safe(_state_of(v))),
+                str(i), v.id, format_us(v.valid_from), _when(v.valid_to),
+                format_us(v.recorded_at), Text(safe(v.title)), Text(safe(_state_of(v))),
             )
         _console().print(table)
 
@@ -242,12 +273,13 @@ def retire(
         typer.Option("--reason", help="Why the node no longer holds.", show_default=False),
     ] = None,
     scope: ScopeOpt = None,
+    valid_to: ValidToOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Close a node's current version; writing its key again later revives it."""
     st = state(ctx)
     with errors_to_exit():
-        v = st.service(scope=scope).retire(ref, reason=reason)
+        v = st.session().retire(ref, reason=reason, scope=scope, valid_to=valid_to)
         if as_json:
             echo_json(v.record())
         else:
@@ -266,12 +298,13 @@ def link(
     rel: RelOpt,
     data: DataOpt = None,
     scope: ScopeOpt = None,
+    valid_from: ValidFromOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Open a typed edge between two current nodes (again with new --data supersedes it)."""
     st = state(ctx)
     with errors_to_exit():
-        e = st.service(scope=scope).link(from_ref, to_ref, rel, data=data)
+        e = st.session().link(from_ref, to_ref, rel, data=data, scope=scope, valid_from=valid_from)
         if as_json:
             echo_json(e.record())
         else:
@@ -285,12 +318,13 @@ def unlink(
     to_ref: ToRefArg,
     rel: RelOpt,
     scope: ScopeOpt = None,
+    valid_to: ValidToOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Close the current edge's window (its history is kept)."""
     st = state(ctx)
     with errors_to_exit():
-        e = st.service(scope=scope).unlink(from_ref, to_ref, rel)
+        e = st.session().unlink(from_ref, to_ref, rel, scope=scope, valid_to=valid_to)
         if as_json:
             echo_json(e.record())
         else:
@@ -329,15 +363,18 @@ def search(
         typer.Option("--limit", metavar="N", min=1, max=1000, help="At most N hits (1-1000)."),
     ] = 20,
     as_of: AsOfOpt = None,
+    known_at: KnownAtOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Find nodes by text, best first (current rows, or those valid at --as-of)."""
+    """Find nodes by text, best first (current rows, or those valid at --as-of, as known at
+    --known-at)."""
     st = state(ctx)
     with errors_to_exit():
         explicit = scope is not None or all_scopes
         svc = st.service(scope=GLOBAL) if explicit else st.service()
         hits = svc.search(
-            text, kinds=kind or (), scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of
+            text, kinds=kind or (), scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
+            known_at=known_at,
         )
         if as_json:
             echo_json([h.record() for h in hits])

@@ -156,8 +156,32 @@ Scope = Annotated[
 AsOf = Annotated[
     str | None,
     Field(
-        description="Read the graph as it was at this time: an ISO 8601 date or date-time "
-        "(UTC when it has no zone), e.g. '2026-03-01' or '2026-03-01T12:00:00Z'. Omit for now.",
+        description="What was true at this time (valid time), as known now or at known_at: "
+        "an ISO 8601 date or date-time (UTC when it has no zone), e.g. '2026-03-01' or "
+        "'2026-03-01T12:00:00Z'. Omit for now.",
+    ),
+]
+KnownAt = Annotated[
+    str | None,
+    Field(
+        description="What ryvem had recorded by this time (system time), as it was known "
+        "then: an ISO 8601 date or date-time. With as_of: what was believed then about "
+        "as_of. Omit for everything recorded so far.",
+    ),
+]
+ValidFrom = Annotated[
+    str | None,
+    Field(
+        description="When this became true (valid time), if not now: an ISO 8601 date or "
+        "date-time, e.g. '2026-11-24' (a decision taken last Tuesday). Not in the future, "
+        "nor before the node's latest valid time. ryvem records it now (system time).",
+    ),
+]
+ValidTo = Annotated[
+    str | None,
+    Field(
+        description="When this stopped being true (valid time), if not now: an ISO 8601 "
+        "date or date-time, not in the future nor before the version's valid_from.",
     ),
 ]
 Data = Annotated[
@@ -307,8 +331,11 @@ def memory_write(
         Field(description="The body: markdown text; [[key]] links to another node."),
     ] = None,
     data: Data = None,
+    valid_from: ValidFrom = None,
 ) -> CallToolResult:
-    written = served.session.write(kind, title, key=key, scope=scope, body=body, data=data)
+    written = served.session.write(
+        kind, title, key=key, scope=scope, body=body, data=data, valid_from=valid_from
+    )
     return _ok(written.record())
 
 
@@ -320,9 +347,11 @@ def memory_write(
 )
 @_tool_errors
 def memory_get(
-    served: Served, ref: Ref, as_of: AsOf = None, scope: Scope = None
+    served: Served, ref: Ref, as_of: AsOf = None, scope: Scope = None, known_at: KnownAt = None
 ) -> CallToolResult:
-    return _ok(served.session.service(scope).get(ref, as_of=as_of).record())
+    return _ok(
+        served.session.service(scope).get(ref, as_of=as_of, known_at=known_at).record()
+    )
 
 
 @_tool(
@@ -352,10 +381,13 @@ def memory_search(
     limit: Limit = DEFAULT_LIMIT,
     as_of: AsOf = None,
     include_body: IncludeBody = False,
+    known_at: KnownAt = None,
 ) -> CallToolResult:
     n = _clamp(limit)
     svc = served.session.everywhere() if scope is not None else served.session.service()
-    hits = svc.search(text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of)
+    hits = svc.search(
+        text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of, known_at=known_at
+    )
     items = []
     for hit in hits[:n]:
         record = hit.record()
@@ -379,9 +411,15 @@ def memory_history(
     scope: Scope = None,
     limit: Limit = DEFAULT_LIMIT,
     include_body: IncludeBody = False,
+    as_of: Annotated[
+        str | None,
+        Field(description="Only the versions begun by this time (valid time, ISO 8601). "
+              "Omit for all."),
+    ] = None,
+    known_at: KnownAt = None,
 ) -> CallToolResult:
     n = _clamp(limit)
-    chain = served.session.service(scope).history(ref)
+    chain = served.session.service(scope).history(ref, as_of=as_of, known_at=known_at)
     kept = chain[-n:]
     return _ok(
         {
@@ -406,8 +444,11 @@ def memory_retire(
         str | None, Field(description="Why the node no longer holds (kept in the record).")
     ] = None,
     scope: Scope = None,
+    valid_to: ValidTo = None,
 ) -> CallToolResult:
-    return _ok(served.session.service(scope).retire(ref, reason=reason).record())
+    return _ok(
+        served.session.retire(ref, reason=reason, scope=scope, valid_to=valid_to).record()
+    )
 
 
 @_tool(
@@ -425,8 +466,11 @@ def memory_link(
     rel: Rel,
     data: Data = None,
     scope: Scope = None,
+    valid_from: ValidFrom = None,
 ) -> CallToolResult:
-    return _ok(served.session.service(scope).link(from_ref, to_ref, rel, data=data).record())
+    return _ok(served.session.link(
+        from_ref, to_ref, rel, data=data, scope=scope, valid_from=valid_from
+    ).record())
 
 
 @_tool(
@@ -446,9 +490,12 @@ def memory_unlink(
         Field(description="Ignored: an edge is named by its two nodes and its rel."),
     ] = None,
     scope: Scope = None,
+    valid_to: ValidTo = None,
 ) -> CallToolResult:
     del data  # accepted for symmetry with memory_link
-    return _ok(served.session.service(scope).unlink(from_ref, to_ref, rel).record())
+    return _ok(
+        served.session.unlink(from_ref, to_ref, rel, scope=scope, valid_to=valid_to).record()
+    )
 
 
 @_tool(
@@ -490,6 +537,7 @@ def memory_navigate(
               "stays in the start node's scope)."),
     ] = False,
     limit: Limit = DEFAULT_LIMIT,
+    known_at: KnownAt = None,
 ) -> CallToolResult:
     try:
         if op == "links":
@@ -502,7 +550,8 @@ def memory_navigate(
         else:
             return _ok([])
         steps = served.session.service(scope).traverse(
-            ref, depth=d, direction=dirn, rels=rels, as_of=as_of, all_scopes=all_scopes
+            ref, depth=d, direction=dirn, rels=rels, as_of=as_of, all_scopes=all_scopes,
+            known_at=known_at,
         )
         n = _clamp(limit)
         records: list[dict[str, Any]] = [s.record() for s in steps[:n]]
@@ -540,6 +589,12 @@ def graph_export(
               "version's title and validity window is always in the page; by default only "
               "current versions carry their body)."),
     ] = False,
+    as_of: Annotated[
+        str | None,
+        Field(description="Only the history up to this time (valid time, ISO 8601): the "
+              "versions and edges begun by then. Omit for all."),
+    ] = None,
+    known_at: KnownAt = None,
 ) -> CallToolResult:
     from ryvem.export import write_export  # loaded on first use: the page assets
 
@@ -549,8 +604,10 @@ def graph_export(
     folder = export_dir(Settings.from_env().data_dir, served.export_folder)
     _make_private_folder(folder)
     # Every scope is read, so the working directory's default scope does not matter.
-    return _ok(str(write_export(served.session.everywhere(), folder / name, scope=scope,
-                                with_history_bodies=with_history_bodies)))
+    return _ok(str(write_export(
+        served.session.everywhere(), folder / name, scope=scope,
+        with_history_bodies=with_history_bodies, as_of=as_of, known_at=known_at,
+    )))
 
 
 def _client(ctx: Context[Any, Any]) -> Actor:

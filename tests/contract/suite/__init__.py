@@ -35,9 +35,9 @@ it in your pytest configuration if you run with ``--strict-markers``).
 
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
 a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``, ``links``,
-``properties`` (Hypothesis), ``stats``, ``concurrency`` (writers on their own handles),
-``copying`` (the round trip through SQLite) and ``forgetting`` (redact, purge, the
-audit). A topic class can be subclassed alone too, to run
+``properties`` (Hypothesis), ``stats``, ``clocks`` (valid and system time), ``concurrency``
+(writers on their own handles), ``copying`` (the round trip through SQLite) and
+``forgetting`` (redact, purge, the audit). A topic class can be subclassed alone too, to run
 one topic while a backend is being written; the backend is done when ``RepositoryContract``
 passes.
 """
@@ -45,6 +45,7 @@ passes.
 from __future__ import annotations
 
 from .base import ContractBase
+from .clocks import ClocksContract
 from .concurrency import ConcurrencyContract
 from .copying import CopyingContract
 from .edges import EdgesContract
@@ -58,6 +59,7 @@ from .stats import StatsContract
 from .traversal import TraversalContract
 
 __all__ = [
+    "ClocksContract",
     "ConcurrencyContract",
     "ContractBase",
     "CopyingContract",
@@ -83,6 +85,7 @@ class RepositoryContract(
     LinksContract,
     PropertiesContract,
     StatsContract,
+    ClocksContract,
     ConcurrencyContract,
     CopyingContract,
     ForgettingContract,

@@ -99,6 +99,13 @@ _FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
 """Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
 
 
+def _cypher(name: str, params: dict[str, Any]) -> str:
+    """The query's text, its ``__VALID__`` predicates filled for the clocks it is given."""
+    return cypher.load(
+        name, past=params.get("as_of") is not None, known=params.get("known_at") is not None
+    )
+
+
 def _statement(text: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A query as it is sent: packed (``$name`` read as ``$p.name``, see ``queries.packed``:
     one plan per text whatever the lengths of its lists) with its values as one map."""
@@ -175,6 +182,8 @@ def _edge_row(e: Edge) -> dict[str, Any]:
         "data": _dump(e.data),
         "valid_from": e.valid_from,
         "valid_to": e.valid_to,
+        "recorded_at": e.recorded_at,
+        "closure_recorded_at": e.closure_recorded_at,
         "cur": None if e.valid_to is not None else json.dumps([e.src, e.dst, e.rel]),
     }
 
@@ -294,14 +303,14 @@ class _Tx(WriteTx, AppliesPlans):
         self._check()
         if self.tx is None:
             self.tx = self._sess().begin_transaction()
-        text, values = _statement(cypher.load(name), {**_FIELDS, **params})
+        text, values = _statement(_cypher(name, params), {**_FIELDS, **params})
         return [r.data() for r in self.tx.run(text, values)]
 
     def _once(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         """In the open transaction if there is one, else as one auto-commit query."""
         self._check()
         runner: Session | Transaction = self.tx if self.tx is not None else self._sess()
-        return [r.data() for r in runner.run(*_statement(cypher.load(name), params))]
+        return [r.data() for r in runner.run(*_statement(_cypher(name, params), params))]
 
     def commit(self) -> None:
         if self.tx is not None:
@@ -351,10 +360,10 @@ class _Tx(WriteTx, AppliesPlans):
             "idents": sorted({_ident(i) for i in plan.expect}),
             "expect": [{"ident": _ident(i), "id": v} for i, v in plan.expect.items()],
             "version_locks": sorted({c.id for c in plan.closes} | {o for o, _ in plan.revives}),
-            "edge_locks": sorted({i for i, _ in plan.edge_closes}),
+            "edge_locks": sorted({i for i, _, _ in plan.edge_closes}),
             "closes": [
-                {"id": c.id, "at": c.at, "superseded_by": c.superseded_by,
-                 "retired_reason": c.retired_reason}
+                {"id": c.id, "at": c.at, "recorded_at": c.recorded_at,
+                 "superseded_by": c.superseded_by, "retired_reason": c.retired_reason}
                 for c in plan.closes
             ],
             "revives": [{"id": old, "successor": new} for old, new in plan.revives],
@@ -363,7 +372,9 @@ class _Tx(WriteTx, AppliesPlans):
             ],
             "ends": _ends(erows),
             "edges": erows,
-            "edge_closes": [{"id": i, "at": at} for i, at in plan.edge_closes],
+            "edge_closes": [
+                {"id": i, "at": at, "recorded_at": rec} for i, at, rec in plan.edge_closes
+            ],
             "tail_expect": [{"tail": t, "writes": n} for t, n in sorted(self._tail_writes.items())],
         }
         alone = self.tx is None
@@ -390,8 +401,8 @@ class _Tx(WriteTx, AppliesPlans):
         if not closes:
             return
         rows = [
-            {"id": c.id, "at": c.at, "superseded_by": c.superseded_by,
-             "retired_reason": c.retired_reason}
+            {"id": c.id, "at": c.at, "recorded_at": c.recorded_at,
+             "superseded_by": c.superseded_by, "retired_reason": c.retired_reason}
             for c in closes
         ]
         closed = {r["id"] for r in self._run("close_versions", rows=rows)}
@@ -419,9 +430,13 @@ class _Tx(WriteTx, AppliesPlans):
         if edges:
             self._run("insert_edges", ends=_ends(edges), rows=[_edge_row(e) for e in edges])
 
-    def close_edges(self, ids: Sequence[str], at: int) -> None:
+    def close_edges(self, ids: Sequence[str], at: int, recorded_at: int) -> None:
         if ids:
-            self._run("close_edges", ids=list(ids), at=at)
+            self._run("close_edges", ids=list(ids), at=at, recorded_at=recorded_at)
+
+    def latest_edge(self, src: str, dst: str, rel: str) -> Edge | None:
+        rows = self._run("latest_edge", src=src, dst=dst, rel=rel)
+        return _edge(rows[0]["edge"]) if rows else None
 
     def current_edges(
         self, src: str, dst: str | None = None, rel: str | None = None
@@ -572,7 +587,17 @@ class Neo4jRepository:
         return repo
 
     def _bootstrap(self) -> None:
-        """Create missing constraints and indexes (idempotent) and wait until they are online."""
+        """Create missing constraints and indexes (idempotent), wait until they are online,
+        and run the data migrations (``migrate_*``) the store has not had."""
+        self._create_schema()
+        done = set(self._query("migrations_done")[0]["done"])
+        for name in cypher.names("migrate_"):
+            if name not in done:
+                # CALL { ... } IN TRANSACTIONS needs an auto-commit query.
+                with self._session(WRITE_ACCESS) as session:
+                    session.run(cypher.load(name)).consume()
+
+    def _create_schema(self) -> None:
         existing = {r["name"] for r in self._query("schema_names")}
         missing = []
         for name in cypher.names("schema_"):
@@ -602,10 +627,10 @@ class Neo4jRepository:
     def _query(self, name: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         if not write:  # one round trip, where execute_query's transaction adds a COMMIT
             with self._session(READ_ACCESS) as session:
-                return [r.data() for r in session.run(*_statement(cypher.load(name),
+                return [r.data() for r in session.run(*_statement(_cypher(name, params),
                                                                   {**_FIELDS, **params}))]
         records, _, _ = self._driver.execute_query(
-            *_statement(cypher.load(name), {**_FIELDS, **params}),
+            *_statement(_cypher(name, params), {**_FIELDS, **params}),
             database_=self._database,
             routing_=RoutingControl.WRITE if write else RoutingControl.READ,
         )
@@ -695,38 +720,64 @@ class Neo4jRepository:
         rows = self._read("get_version", ids=[id])
         return _node(rows[0]["v"]) if rows else None
 
-    def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
-        rows = self._read("get_identity", ident=_ident(identity), as_of=as_of)
+    def get_identity(
+        self, identity: Identity, as_of: int | None, known_at: int | None = None
+    ) -> NodeVersion | None:
+        rows = self._read(
+            "get_identity", ident=_ident(identity), as_of=as_of, known_at=known_at
+        )
         return _node(rows[0]["v"]) if rows else None
 
-    def latest_of_identity(self, identity: Identity) -> NodeVersion | None:
-        rows = self._read("latest_of_identity", ident=_ident(identity))
+    def latest_of_identity(
+        self, identity: Identity, known_at: int | None = None
+    ) -> NodeVersion | None:
+        rows = self._read("latest_of_identity", ident=_ident(identity), known_at=known_at)
         return _node(rows[0]["v"]) if rows else None
 
-    def get_entity(self, entity: str, as_of: int | None) -> NodeVersion | None:
-        return self.get_entities([entity], as_of).get(entity)
+    def get_entity(
+        self, entity: str, as_of: int | None, known_at: int | None = None
+    ) -> NodeVersion | None:
+        return self.get_entities([entity], as_of, known_at).get(entity)
 
-    def get_entities(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeVersion]:
+    def get_entities(
+        self, entities: Sequence[str], as_of: int | None, known_at: int | None = None
+    ) -> dict[str, NodeVersion]:
         if not entities:
             return {}
-        rows = self._read("get_entities", entities=list(dict.fromkeys(entities)), as_of=as_of)
+        rows = self._read(
+            "get_entities", entities=list(dict.fromkeys(entities)), as_of=as_of,
+            known_at=known_at,
+        )
         return {v.entity: v for v in (_node(r["v"]) for r in rows)}
 
-    def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
+    def get_heads(
+        self, entities: Sequence[str], as_of: int | None, known_at: int | None = None
+    ) -> dict[str, NodeHead]:
         if not entities:
             return {}
-        rows = self._read("get_heads", entities=list(dict.fromkeys(entities)), as_of=as_of)
+        rows = self._read(
+            "get_heads", entities=list(dict.fromkeys(entities)), as_of=as_of, known_at=known_at
+        )
         return {h.entity: h for h in (NodeHead._make(r["h"]) for r in rows)}
 
-    def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
-        rows = self._read("find_by_key", key=key, as_of=as_of, **_scope_params(scope))
+    def find_by_key(
+        self, key: str, scope: ScopeFilter, as_of: int | None, known_at: int | None = None
+    ) -> list[NodeVersion]:
+        rows = self._read(
+            "find_by_key", key=key, as_of=as_of, known_at=known_at, **_scope_params(scope)
+        )
         return [_node(r["v"]) for r in rows]
 
     def chain(self, entity: str) -> list[NodeVersion]:
         return [_node(r["v"]) for r in self._read("chain", entity=entity)]
 
-    def edges_of(self, entity: str, as_of: int | None) -> list[Edge]:
-        edges = [_edge(r["edge"]) for r in self._read("edges_of", entity=entity, as_of=as_of)]
+    def edges_of(
+        self, entity: str, as_of: int | None, known_at: int | None = None
+    ) -> list[Edge]:
+        edges = [
+            _edge(r["edge"])
+            for r in self._read("edges_of", entity=entity, as_of=as_of, known_at=known_at)
+        ]
         out = sorted((e for e in edges if e.src == entity), key=lambda e: (e.rel, e.dst, e.id))
         into = sorted((e for e in edges if e.src != entity), key=lambda e: (e.rel, e.src, e.id))
         return out + into
@@ -738,14 +789,15 @@ class Neo4jRepository:
         scope: ScopeFilter,
         limit: int,
         as_of: int | None,
+        known_at: int | None = None,
     ) -> list[SearchHit]:
         filters: dict[str, Any] = {"kinds": list(kinds), "limit": limit, **_scope_params(scope)}
         lucene = "" if query.empty else _lucene(query)
         if not lucene:
-            if as_of is None:
+            if as_of is None and known_at is None:
                 rows = self._read("recent_current", **filters)
             else:
-                rows = self._read("recent_as_of", as_of=as_of, **filters)
+                rows = self._read("recent_as_of", as_of=as_of, known_at=known_at, **filters)
             return [
                 SearchHit.model_construct(
                     id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
@@ -753,8 +805,8 @@ class Neo4jRepository:
                 )
                 for r in rows
             ]
-        if as_of is not None:
-            return self._search_as_of(query, filters, as_of)
+        if as_of is not None or known_at is not None:
+            return self._search_as_of(query, filters, as_of, known_at)
         rows = self._read("search_fulltext", query=lucene, **filters)
         return [
             SearchHit.model_construct(
@@ -766,14 +818,15 @@ class Neo4jRepository:
         ]
 
     def _search_as_of(
-        self, query: SearchQuery, filters: dict[str, Any], as_of: int
+        self, query: SearchQuery, filters: dict[str, Any], as_of: int | None,
+        known_at: int | None,
     ) -> list[SearchHit]:
         # Superseded text is not in the full-text index: the past is searched by substring,
         # scored as the SQLite adapter scores it.
         found = needles(query)
         limit = filters["limit"]
         rows = self._read(
-            "search_as_of", as_of=as_of, needles=found,
+            "search_as_of", as_of=as_of, known_at=known_at, needles=found,
             **{**filters, "limit": max(limit * 20, 200)},
         )
         return rank_past(
@@ -790,6 +843,7 @@ class Neo4jRepository:
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
+        known_at: int | None = None,
     ) -> Sequence[EdgeRow]:
         if not frontier:
             return []
@@ -798,6 +852,7 @@ class Neo4jRepository:
             frontier=list(frontier),
             rels=None if rels is None else list(rels),
             as_of=as_of,
+            known_at=known_at,
             **_scope_params(scope),
         )
         return [
@@ -813,16 +868,20 @@ class Neo4jRepository:
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
+        known_at: int | None = None,
     ) -> Neighbourhood | None:
         """A walk's whole sub-graph in one query (``walk_out``/``walk_in``/``walk_both``): a
         breadth-first shortest-path search from the start finds the nodes within depth - 1
         hops, then the edges the walk can report and the heads of their ends come back with
         them in the same answer."""
         reach = depth - 1
-        text = cypher.with_bound(f"walk_{direction}", max(1, reach))
+        text = cypher.with_bound(
+            f"walk_{direction}", max(1, reach), past=as_of is not None,
+            known=known_at is not None,
+        )
         params = {
             **_FIELDS, "start": start, "reach": reach,
-            "rels": None if rels is None else list(rels), "as_of": as_of,
+            "rels": None if rels is None else list(rels), "as_of": as_of, "known_at": known_at,
             **_scope_params(scope),
         }
         records = self._guard(lambda: self._fetch(text, params))
