@@ -61,7 +61,7 @@ from ryvem.ports import (
 __all__ = ["EdgeView", "NewNode", "Service", "WriteResult"]
 
 MAX_LIMIT = 1000
-Outcome = Literal["created", "superseded", "revived", "unchanged"]
+Outcome = Literal["created", "superseded", "revived", "renamed", "unchanged"]
 _CLOCK = Clock()
 
 
@@ -75,10 +75,16 @@ class NewNode:
     key: str | None = None
     body: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    renamed_from: str | None = None  # the old key: its current version moves to ``key``
 
     @property
     def identity(self) -> Identity | None:
         return None if self.key is None else (self.kind, self.key, self.scope)
+
+    @property
+    def old_identity(self) -> Identity | None:
+        """The identity a rename moves from (same kind and scope), if this is a rename."""
+        return None if self.renamed_from is None else (self.kind, self.renamed_from, self.scope)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,16 +157,27 @@ class Service:
         scope: str | None = None,
         body: str | None = None,
         data: object = None,
+        renamed_from: str | None = None,
     ) -> NewNode:
-        """Validate one write request (nothing is written)."""
-        return NewNode(
+        """Validate one write request (nothing is written).
+
+        ``renamed_from`` names the old key of a rename: the old identity's current version is
+        closed and the new one continues its node (one entity, one history) under ``key``.
+        """
+        node = NewNode(
             kind=validate_kind(kind),
             title=validate_title(title),
             scope=self.scope(scope),
             key=None if key is None else validate_key(key),
             body=validate_body(body),
             data=validate_data(data),
+            renamed_from=None if renamed_from is None else validate_key(renamed_from),
         )
+        if node.renamed_from is not None and node.renamed_from in (node.key, None):
+            raise InvalidInput("a rename needs a key that differs from the old one")
+        if node.renamed_from is not None and node.key is None:
+            raise InvalidInput("a rename needs the new key")
+        return node
 
     # --- writes -------------------------------------------------------------------------
     def write(
@@ -184,9 +201,11 @@ class Service:
         """Apply validated writes in one transaction (identities must be distinct)."""
         if not nodes:
             return []
-        idents = [n.identity for n in nodes if n.identity is not None]
+        idents = [i for n in nodes for i in (n.identity, n.old_identity) if i is not None]
         if len(idents) != len(set(idents)):
-            raise InvalidInput("one batch may write each (kind, key, scope) only once")
+            raise InvalidInput(
+                "one batch may write (or rename from) each (kind, key, scope) only once"
+            )
         return self.repo.write(lambda tx: self._write_planned(tx, nodes))
 
     def _write_planned(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
@@ -196,7 +215,7 @@ class Service:
             return self._apply_writes(tx, nodes)
         keyed = [n for n in nodes if n.identity is not None]
         context = tx.write_context(
-            [n.identity for n in keyed if n.identity is not None],
+            [i for n in keyed for i in (n.identity, n.old_identity) if i is not None],
             [(n.identity, tail(normalize(n.key))) for n in keyed
              if n.identity is not None and n.key is not None],
             sorted({
@@ -209,7 +228,9 @@ class Service:
         return results
 
     def _apply_writes(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
-        latest = tx.latest_by_identity([n.identity for n in nodes if n.identity is not None])
+        latest = tx.latest_by_identity(
+            [i for n in nodes for i in (n.identity, n.old_identity) if i is not None]
+        )
         results: list[WriteResult] = []
         versions: list[NodeVersion] = []
         targets: list[tuple[str, ...]] = []
@@ -218,6 +239,7 @@ class Service:
         edges: list[Edge] = []
         appeared: list[NodeVersion] = []
         sources: list[_Linker] = []
+        moved_tails: set[str] = set()  # the old keys of renames: links to them re-resolve
         # One instant per batch: its versions and their links edges open together, so
         # "as of a version's valid_from" already sees that version's links.
         at = self.clock.after(
@@ -226,8 +248,19 @@ class Service:
         mint = IdSequence(at)  # ids in batch order: the far node's "age" orders a walk
         for n in nodes:
             prev = latest.get(n.identity) if n.identity is not None else None
+            moved = latest.get(n.old_identity) if n.old_identity is not None else None
+            renaming = moved is not None and moved.is_current
+            if moved is not None and renaming:
+                if prev is not None and prev.is_current:
+                    raise Conflict(
+                        f"cannot rename {_name(moved)} to {n.kind}/{n.key}: that key is "
+                        "current; nothing was written"
+                    )
+                prev = moved  # the node moves: its history continues under the new key
+                moved_tails.add(tail(normalize(moved.key or "")))
             if (
-                prev is not None
+                not renaming
+                and prev is not None
                 and prev.is_current
                 and (prev.title, prev.body, prev.data) == (n.title, n.body, n.data)
             ):
@@ -257,7 +290,10 @@ class Service:
                         valid_from=at, valid_to=None,
                     )
                 )
-                if prev.is_current:
+                if renaming:
+                    closes.append(Close(prev.id, at, superseded_by=vid))
+                    outcome = "renamed"
+                elif prev.is_current:
                     closes.append(Close(prev.id, at, superseded_by=vid))
                     outcome = "superseded"
                 else:
@@ -278,6 +314,7 @@ class Service:
         tx.insert_versions(versions, targets)
         tx.insert_edges(edges)
         appeared_tails = {tail(normalize(v.key)) for v in appeared if v.key is not None}
+        appeared_tails |= moved_tails
         self._refresh_links(tx, sources, appeared_tails, mint)
         return results
 
