@@ -39,7 +39,9 @@ from ryvem.domain.validation import MAX_TITLE_CHARS, one_line, validate_kind
 from ryvem.errors import InvalidInput, NotFound
 from ryvem.safefile import OutsideRoot, read_inside
 
-__all__ = ["BATCH_SIZE", "ImportSummary", "Problem", "import_vault", "parse_page", "scan"]
+__all__ = [
+    "BATCH_SIZE", "ImportSummary", "Problem", "import_vault", "parse_page", "prepare_page", "scan",
+]
 
 BATCH_SIZE = 500
 MAX_UNRESOLVED_SHOWN = 10
@@ -75,6 +77,7 @@ class ImportSummary:
     created: int = 0
     superseded: int = 0
     revived: int = 0
+    renamed: int = 0
     unchanged: int = 0
     retired: int = 0
     skipped: int = 0
@@ -85,7 +88,7 @@ class ImportSummary:
 
     @property
     def pages(self) -> int:
-        return self.created + self.superseded + self.revived + self.unchanged
+        return self.created + self.superseded + self.revived + self.renamed + self.unchanged
 
     def record(self) -> dict[str, Any]:
         return {
@@ -293,7 +296,7 @@ def import_vault(
         nodes: list[NewNode] = []
         for key, path in chunk:
             seen.add(key)
-            node = _prepare(service, summary, key, path, kind, sc, base)
+            node = prepare_page(service, summary, key, path, kind, sc, base)
             if node is not None:
                 nodes.append(node)
         for result in service.write_many(nodes):
@@ -314,7 +317,7 @@ def import_vault(
     return summary
 
 
-def _prepare(
+def prepare_page(
     service: Service,
     summary: ImportSummary,
     key: str,
@@ -323,6 +326,8 @@ def _prepare(
     scope: str,
     root: Path | None = None,
 ) -> NewNode | None:
+    """The write request for one file, or None (counted as skipped, the reason in
+    ``summary.problems``) when it cannot be read, is not UTF-8 or is not a valid node."""
     try:
         text = _read(path, root)
     except OutsideRoot as e:

@@ -7,6 +7,7 @@ markdown files into page nodes and prints a summary; the folder is never written
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -141,6 +142,14 @@ def import_(
             help="Retire current nodes of this kind in this scope whose file is gone.",
         ),
     ] = False,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="After importing, keep running and apply every saved, renamed or deleted "
+            "file within a second (deletes retire with --retire-missing); Ctrl-C stops.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Import a markdown vault (read-only): re-running it writes only what changed."""
@@ -159,10 +168,66 @@ def import_(
             summary = import_vault(svc, base, kind=kind, retire_missing=retire_missing)
         for problem in summary.problems:
             say(f"warning: {problem.line()}", err=True)
-        if as_json:
+        if as_json and watch:  # the watch prints JSON Lines: the summary is its first line
+            sys.stdout.write(json.dumps(summary.record(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        elif as_json:
             echo_json(summary.record())
         else:
             _print_summary(summary)
+        if watch:
+            _watch(svc, base, kind, retire_missing, as_json)
+
+
+def _watch(svc: Service, base: Path, kind: str, retire_missing: bool, as_json: bool) -> None:
+    """Apply saved files until SIGINT or SIGTERM, then print a one-line summary (exit 0)."""
+    import signal
+    import threading
+
+    from ryvem.application.vault_watch import Applied, VaultSync, WatchSummary, watch_vault
+
+    sync = VaultSync(svc, base, scope=svc.default_scope, kind=kind, retire_missing=retire_missing)
+    sync.start(initial_import=False)
+    total = WatchSummary(root=str(base), scope=sync.scope, kind=kind)
+    stop = threading.Event()
+
+    def on_signal(_signum: int, _frame: object) -> None:
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+
+    def ready() -> None:
+        say(f"watching {base} (Ctrl-C to stop)", err=True)
+
+    def batch(applied: Applied) -> None:
+        total.add(applied)
+        for problem in applied.problems:
+            say(f"warning: {problem.line()}", err=True)
+        if as_json:
+            sys.stdout.write(json.dumps(applied.record(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+            return
+        for ref in applied.written:
+            say(f"wrote {ref}")
+        for old, new in applied.renamed:
+            say(f"renamed {old} -> {new}")
+        for ref in applied.retired:
+            say(f"retired {ref}")
+        sys.stdout.flush()
+
+    def error(message: str) -> None:
+        total.warnings += 1
+        say(f"warning: {message}", err=True)
+
+    try:
+        watch_vault(sync, stop, batch, on_ready=ready, on_error=error)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if as_json:
+        sys.stdout.write(json.dumps(total.record(), ensure_ascii=False) + "\n")
+    else:
+        say(total.line())
 
 
 def unique_ref(head: NodeHead, default_scope: str) -> str:
