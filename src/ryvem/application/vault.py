@@ -40,7 +40,14 @@ from ryvem.errors import InvalidInput, NotFound
 from ryvem.safefile import OutsideRoot, read_inside
 
 __all__ = [
-    "BATCH_SIZE", "ImportSummary", "Problem", "import_vault", "parse_page", "prepare_page", "scan",
+    "BATCH_SIZE",
+    "ImportSummary",
+    "Problem",
+    "count_links",
+    "import_vault",
+    "parse_page",
+    "prepare_page",
+    "scan",
 ]
 
 BATCH_SIZE = 500
@@ -85,6 +92,9 @@ class ImportSummary:
     links_unresolved: int = 0
     unresolved: list[tuple[str, str]] = field(default_factory=list)  # first (key, target)s
     problems: list[Problem] = field(default_factory=list)
+    commits: int | None = None  # --git-history: commits imported by this run
+    commits_known: int = 0  # --git-history: commits an earlier run imported
+    working_tree: int = 0  # --git-history: pages whose file differs from HEAD
 
     @property
     def pages(self) -> int:
@@ -107,6 +117,14 @@ class ImportSummary:
             "links": {"resolved": self.links_resolved, "unresolved": self.links_unresolved},
             "unresolved": [{"page": k, "target": t} for k, t in self.unresolved],
             "problems": [{"path": p.path, "message": p.message} for p in self.problems],
+            **({} if self.commits is None else {
+                "renamed": self.renamed,
+                "git": {
+                    "commits": self.commits,
+                    "already_imported": self.commits_known,
+                    "working_tree": self.working_tree,
+                },
+            }),
         }
 
 
@@ -313,7 +331,7 @@ def import_vault(
         for version in gone:
             service.retire(version.id, reason="its file is no longer in the vault")
             summary.retired += 1
-    _count_links(service, summary, written)
+    count_links(service, summary, written)
     return summary
 
 
@@ -355,7 +373,7 @@ def prepare_page(
         return None
 
 
-def _count_links(service: Service, summary: ImportSummary, versions: Sequence[NodeVersion]) -> None:
+def count_links(service: Service, summary: ImportSummary, versions: Sequence[NodeVersion]) -> None:
     """Links as the store holds them: ``links`` edges leaving the pages, and dangling targets."""
     status = service.link_status(versions)
     for v in versions:

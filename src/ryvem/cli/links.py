@@ -142,6 +142,15 @@ def import_(
             help="Retire current nodes of this kind in this scope whose file is gone.",
         ),
     ] = False,
+    git_history: Annotated[
+        bool,
+        typer.Option(
+            "--git-history",
+            help="Import DIR's git history: each commit that touched a page is a version of it "
+            "at the commit's time (renames keep one node); then the working tree as now. "
+            "Running it again adds only new commits.",
+        ),
+    ] = False,
     watch: Annotated[
         bool,
         typer.Option(
@@ -162,7 +171,9 @@ def import_(
                 2,
             )
         svc = st.service(scope=scope) if scope is not None else st.service(mint=_may_mint(base))
-        if sys.stdout.isatty() and not as_json:
+        if git_history:
+            summary = _import_history(svc, base, kind, retire_missing, as_json)
+        elif sys.stdout.isatty() and not as_json:
             summary = _import_with_bar(svc, base, kind, retire_missing)
         else:
             summary = import_vault(svc, base, kind=kind, retire_missing=retire_missing)
@@ -267,7 +278,44 @@ def _import_with_bar(svc: Service, base: Path, kind: str, retire_missing: bool) 
         return import_vault(svc, base, kind=kind, retire_missing=retire_missing, progress=report)
 
 
+def _import_history(
+    svc: Service, base: Path, kind: str, retire_missing: bool, as_json: bool
+) -> ImportSummary:
+    """The git history import, with a progress bar over commits on a terminal."""
+    from ryvem.application.vault_history import import_history
+
+    if not sys.stdout.isatty() or as_json:
+        return import_history(svc, base, kind=kind, retire_missing=retire_missing)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("importing commits"), BarColumn(), MofNCompleteColumn(), transient=True
+    ) as bar:
+        task = bar.add_task("commits", total=None)
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return import_history(
+            svc, base, kind=kind, retire_missing=retire_missing, progress=report
+        )
+
+
 def _print_summary(s: ImportSummary) -> None:
+    if s.commits is not None:
+        say(
+            f"imported {s.commits} commits from {s.root} into {s.scope} "
+            f"({s.commits_known} imported before; {s.working_tree} pages differ from HEAD "
+            "and were imported as now)"
+        )
+        say(
+            f"versions: {s.created} created, {s.superseded} superseded, {s.renamed} renamed, "
+            f"{s.unchanged} unchanged, {s.retired} retired"
+            + (f", {s.revived} revived" if s.revived else "")
+            + (f", {s.skipped} skipped" if s.skipped else "")
+        )
+        say(f"links: {s.links_resolved} resolved, {s.links_unresolved} unresolved")
+        return
     say(
         f"imported {s.pages} pages from {s.root} into {s.scope}: {s.created} created, "
         f"{s.superseded} superseded, {s.unchanged} unchanged, {s.retired} retired"
