@@ -230,3 +230,37 @@ def test_without_retire_missing_a_deleted_file_leaves_its_page_current(
         assert out[-1].endswith("1 written, 0 renamed, 0 retired, 0 warnings")
     finally:
         w.kill()
+
+
+def test_after_a_git_history_import_the_watch_adds_edits_as_now(tmp_path: Path) -> None:
+    """--git-history --watch: the commits first, then saves as now; a file saved unchanged
+    writes nothing, a rename continues the page's history from its commits."""
+    from gitrepo import GIT, Repo
+
+    if GIT is None:
+        pytest.skip("no git binary")
+    r = Repo(tmp_path / "vault")
+    r.write("plan.md", "# Plan\n\nCommitted once, with enough text to be itself.\n")
+    r.commit("plan", "2024-01-10T09:00:00Z")
+    db = tmp_path / "data" / "ryvem.db"
+    w = Watcher(r.root, db, "--git-history")
+    try:
+        w.wait_err("watching ")
+        repo = SqliteRepository.open(db)
+        try:
+            svc = Service(repo)
+            plan = r.root / "plan.md"
+            plan.write_bytes(plan.read_bytes())  # saved, not changed
+            os.rename(plan, r.root / "roadmap.md")
+            poll(lambda: current(svc, "page/roadmap"), timeout=10)
+            chain = svc.history("page/roadmap")
+            assert [v.key for v in chain] == ["plan", "roadmap"]
+            assert chain[0].data["git"]["message"] == "plan"
+            assert chain[0].valid_from < chain[1].valid_from
+        finally:
+            repo.close()
+        code, out = w.stop()
+        assert code == 0
+        assert out[-1].endswith("0 written, 1 renamed, 0 retired, 0 warnings"), out
+    finally:
+        w.kill()

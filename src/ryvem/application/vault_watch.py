@@ -34,6 +34,7 @@ from ryvem.application.vault import (
     prepare_page,
     scan,
 )
+from ryvem.application.vault_history import GIT_KEY
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.validation import validate_kind
 
@@ -178,6 +179,12 @@ class VaultSync:
     def _current(self, key: str) -> NodeVersion | None:
         return self.service.repo.get_identity((self.kind, key, self.scope), None)
 
+    def _same(self, node: NewNode) -> bool:
+        v = None if node.key is None else self._current(node.key)
+        return v is not None and (v.title, v.body, _content(v.data)) == (
+            node.title, node.body, _content(node.data)
+        )
+
     def apply(self, paths: Iterable[str]) -> Applied:
         """Bring the pages of these changed paths in line with the files on disk now."""
         applied = Applied()
@@ -194,13 +201,18 @@ class VaultSync:
             if node is not None:
                 nodes.append(node)
         applied.problems.extend(tally.problems)
+        # A page whose file holds what its current version says (its git provenance aside,
+        # after --git-history) is unchanged: touching a file writes nothing.
+        kept = [n for n in nodes if not self._same(n)]
+        applied.unchanged += len(nodes) - len(kept)
+        nodes = kept
         # A page that vanished and one that appeared with the same body and data moved.
         leaving = {key: v for key in gone if (v := self._current(key)) is not None}
         for i, node in enumerate(nodes):
             if not leaving or node.key is None or self._current(node.key) is not None:
                 continue
             for old, version in sorted(leaving.items()):
-                if (version.body, version.data) == (node.body, node.data):
+                if (version.body, _content(version.data)) == (node.body, _content(node.data)):
                     nodes[i] = self.service.prepare(
                         node.kind, node.title, key=node.key, scope=node.scope, body=node.body,
                         data=node.data, renamed_from=old,
@@ -227,6 +239,11 @@ class VaultSync:
         self.known.difference_update(gone)
         self.known.update(present)
         return applied
+
+
+def _content(data: dict[str, Any]) -> dict[str, Any]:
+    """A page's data without the provenance a git history import adds."""
+    return {k: v for k, v in data.items() if k != GIT_KEY}
 
 
 def _outside_dot_folders(root: Path) -> Callable[[Any, str], bool]:
