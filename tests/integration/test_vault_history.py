@@ -1,0 +1,95 @@
+"""The git history import and the watch's batches through the application layer, on both
+backends (the CLI tests run the console script on SQLite)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gitrepo import GIT, Repo
+from ryvem.application.service import Service
+from ryvem.application.vault_history import import_history
+from ryvem.application.vault_watch import VaultSync
+from ryvem.domain.timeutil import parse_time
+from ryvem.domain.traversal import discovered_refs
+
+DAYS = ["2024-01-10T09:00:00Z", "2024-02-10T09:00:00Z", "2024-03-10T09:00:00Z"]
+BODY = "# Notes\n\n" + "".join(f"Line {i} of a page long enough to be recognised.\n"
+                              for i in range(15))
+
+
+def walk(service: Service, ref: str, at: str | None = None) -> list[str]:
+    start = service.get(ref, as_of=at).entity
+    return sorted(discovered_refs(start, service.traverse(ref, as_of=at)))
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_history_reads_back_the_same_on_both_backends(service: Service, tmp_path: Path) -> None:
+    """Versions at commit times, links as of each time, a rename and a delete; a second
+    import writes nothing."""
+    r = Repo(tmp_path / "vault")
+    r.write("hub.md", "# Hub\n\n[[a]]\n")
+    r.write("a.md", "# A\n")
+    r.write("b.md", "# B\n")
+    r.write("notes.md", BODY)
+    ids = [r.commit("one", DAYS[0])]
+    r.write("hub.md", "# Hub\n\n[[b]]\n")
+    r.git("mv", "notes.md", "journal.md")
+    ids.append(r.commit("two", DAYS[1]))
+    (r.root / "b.md").unlink()
+    ids.append(r.commit("three", DAYS[2]))
+
+    summary = import_history(service, r.root)
+    assert (summary.commits, summary.renamed, summary.retired) == (3, 1, 1)
+    assert walk(service, "page/hub", "2024-01-20") == ["a"]
+    assert walk(service, "page/hub", "2024-02-20") == ["b"]
+    assert service.traverse("page/hub") == []  # b was deleted in commit three
+    assert [v.valid_from for v in service.history("page/hub")] == [
+        parse_time(DAYS[0]), parse_time(DAYS[1]),
+    ]
+    journal = service.history("page/journal")
+    assert [(v.key, v.data["git"]["commit"]) for v in journal] == [
+        ("notes", ids[0]), ("journal", ids[1]),
+    ]
+    assert service.get("page/b").valid_to == parse_time(DAYS[2])
+
+    again = import_history(service, r.root)
+    assert (again.commits, again.commits_known, again.created, again.superseded) == (0, 3, 0, 0)
+
+
+def test_a_watch_batch_applies_saves_renames_and_deletes(service: Service, tmp_path: Path) -> None:
+    """VaultSync.apply judges paths by the disk: a temporary file renamed over a page, a page
+    renamed, a folder moved, a file deleted (retired with retire_missing)."""
+    vault = tmp_path / "vault"
+    (vault / "dir").mkdir(parents=True)
+    (vault / "page.md").write_text("# Page\n\none\n", encoding="utf-8")
+    (vault / "dir" / "inner.md").write_text("# Inner\n\nsee [[page]]\n", encoding="utf-8")
+    sync = VaultSync(service, vault, retire_missing=True)
+    sync.start()
+
+    tmp = vault / ".page.md.tmp"
+    tmp.write_text("# Page\n\ntwo\n", encoding="utf-8")
+    os.replace(tmp, vault / "page.md")
+    done = sync.apply([str(tmp), str(vault / "page.md")])
+    assert (done.written, done.renamed, done.retired) == (["page/page"], [], [])
+
+    os.rename(vault / "page.md", vault / "moved.md")
+    done = sync.apply([str(vault / "page.md"), str(vault / "moved.md")])
+    assert done.renamed == [("page/page", "page/moved")]
+    assert [v.key for v in service.history("page/moved")] == ["page", "page", "moved"]
+
+    os.rename(vault / "dir", vault / "folder")
+    done = sync.apply([str(vault / "dir"), str(vault / "folder")])
+    assert done.renamed == [("page/dir/inner", "page/folder/inner")]
+
+    (vault / "moved.md").unlink()
+    done = sync.apply([str(vault / "moved.md")])
+    assert done.retired == ["page/moved"]
+    assert not service.get("page/moved").is_current
+
+    (vault / "bad.md").write_bytes(b"\xff")
+    done = sync.apply([str(vault / "bad.md")])
+    assert [p.path for p in done.problems] == ["bad.md"]
+    assert done.written == []
