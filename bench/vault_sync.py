@@ -7,7 +7,7 @@
   SQLite file (from this process) finds it is recorded; prints the median, p90 and max.
 * **git history**: a repository of ``--commits`` commits (each edits three of ``--pages``
   pages, every tenth renames one) imported with ``--git-history``; the bound in the same
-  run is a plain import of the same number of page versions (``commits × 3`` writes in
+  run is a plain import of the same number of page versions (``commits x 3`` writes in
   one-page batches, as the history writes them commit by commit), so the ratio says what
   reading git costs on top of writing.
 """
@@ -28,10 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from gitrepo import Repo  # noqa: E402  (test helper: git with a private config)
-
-from ryvem.adapters.sqlite import SqliteRepository  # noqa: E402
-from ryvem.application.service import Service  # noqa: E402
+from gitrepo import Repo
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
 
 RYVEM = str(Path(sys.executable).parent / "ryvem")
 
