@@ -93,3 +93,28 @@ def test_a_watch_batch_applies_saves_renames_and_deletes(service: Service, tmp_p
     done = sync.apply([str(vault / "bad.md")])
     assert [p.path for p in done.problems] == ["bad.md"]
     assert done.written == []
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_commits_in_one_second_and_merged_branches_keep_one_forward_line(
+    service: Service, tmp_path: Path
+) -> None:
+    """Two commits in the same second are two versions a microsecond apart; a merged branch
+    arrives as its merge commit (the first-parent line), at the merge's time."""
+    r = Repo(tmp_path / "vault")
+    r.write("p.md", "# P\n\none\n")
+    r.commit("one", DAYS[0])
+    r.write("p.md", "# P\n\ntwo\n")
+    r.commit("two", DAYS[0])
+    r.git("checkout", "-q", "-b", "side")
+    r.write("p.md", "# P\n\nthree, on a branch\n")
+    r.commit("side", DAYS[1])
+    r.git("checkout", "-q", "main")
+    r.git("merge", "-q", "--no-ff", "-m", "merge side", "side", date=DAYS[2])
+    import_history(service, r.root)
+    chain = service.history("page/p")
+    t0 = parse_time(DAYS[0])
+    assert [(v.valid_from, v.data["git"]["message"]) for v in chain] == [
+        (t0, "one"), (t0 + 1, "two"), (parse_time(DAYS[2]), "merge side"),
+    ]
+    assert chain[-1].body == "# P\n\nthree, on a branch\n"
