@@ -118,3 +118,34 @@ def test_commits_in_one_second_and_merged_branches_keep_one_forward_line(
         (t0, "one"), (t0 + 1, "two"), (parse_time(DAYS[2]), "merge side"),
     ]
     assert chain[-1].body == "# P\n\nthree, on a branch\n"
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_a_stop_between_a_commits_writes_and_its_deletes_is_finished_by_the_next_run(
+    service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C after a commit's versions were written but before its deletes retired: the next
+    run retires them, at the commit's time, and adds nothing else."""
+    import ryvem.application.vault_history as history
+
+    r = Repo(tmp_path / "vault")
+    r.write("keep.md", "# Keep\n")
+    r.write("gone.md", "# Gone\n")
+    r.commit("one", DAYS[0])
+    r.write("keep.md", "# Keep\n\nedited\n")
+    (r.root / "gone.md").unlink()
+    r.commit("two", DAYS[1])
+
+    def interrupted(*_args: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(history, "_retire_at", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            import_history(service, r.root)
+    assert service.get("page/gone").is_current
+    again = import_history(service, r.root)
+    assert (again.commits, again.created, again.superseded) == (0, 0, 0)
+    gone = service.get("page/gone")
+    assert gone.valid_to == parse_time(DAYS[1])
+    assert len(service.history("page/keep")) == 2

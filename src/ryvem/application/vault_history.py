@@ -156,6 +156,9 @@ def import_history(
     written: dict[str, NodeVersion] = {}
     if progress is not None:
         progress(0, len(todo))
+    if seen:  # the newest imported commit's deletes, in case a stop cut in before them
+        position = {c.id: i for i, c in enumerate(log)}
+        _finish_deletes(service, log[seen[-1]], position, kind, sc)
     with folder.blob_reader() as read_blob:
         for n, commit in enumerate(todo, 1):
             _apply_commit(service, summary, store, commit, read_blob, kind, sc, written)
@@ -173,18 +176,9 @@ def import_history(
     return summary
 
 
-def _apply_commit(
-    service: Service,
-    summary: ImportSummary,
-    store: _Store,
-    commit: Commit,
-    read_blob: Callable[[str], bytes],
-    kind: str,
-    scope: str,
-    written: dict[str, NodeVersion],
-) -> None:
-    """One commit: its pages' new versions in one transaction, then its deletes."""
-    writes: dict[str, tuple[Change, str | None]] = {}  # key -> (change, renamed from)
+def _changes(commit: Commit) -> tuple[dict[str, tuple[Change, str | None]], list[str]]:
+    """A commit's pages: key -> (change, the key it was renamed from) written, keys deleted."""
+    writes: dict[str, tuple[Change, str | None]] = {}
     deletes: list[str] = []
     for change in commit.changes:
         key = _page_key(change.path) if change.status != "D" else None
@@ -206,6 +200,40 @@ def _apply_commit(
     for key, (change, old) in list(writes.items()):
         if old is not None and old in writes:
             writes[key] = (change, None)
+    return writes, deletes
+
+
+def _finish_deletes(
+    service: Service, commit: Commit, position: dict[str, int], kind: str, scope: str
+) -> None:
+    """Retire what the last imported commit deleted, if a stop cut in before its retires.
+
+    A page is retired only when its current version comes from an earlier commit: one
+    written later (the working tree, as now) is not the page the commit deleted.
+    """
+    writes, deletes = _changes(commit)
+    here = position[commit.id]
+    for key in sorted(set(deletes) - set(writes)):
+        current = service.repo.get_identity((kind, key, scope), None)
+        git = None if current is None else current.data.get(GIT_KEY)
+        source = git.get("commit") if isinstance(git, dict) else None
+        if current is not None and isinstance(source, str) and position.get(source, here) < here:
+            when = max(commit.time * 1_000_000, current.valid_from + 1)
+            _retire_at(service, current, f"{DELETED_IN} {commit.id}", when)
+
+
+def _apply_commit(
+    service: Service,
+    summary: ImportSummary,
+    store: _Store,
+    commit: Commit,
+    read_blob: Callable[[str], bytes],
+    kind: str,
+    scope: str,
+    written: dict[str, NodeVersion],
+) -> None:
+    """One commit: its pages' new versions in one transaction, then its deletes."""
+    writes, deletes = _changes(commit)
     renamed_from = {old for _, old in writes.values() if old is not None}
     at = commit.time * 1_000_000
     floor = max([at - 1, *(store.latest.get(k, 0) for k in [*writes, *renamed_from])])
