@@ -235,7 +235,9 @@ def _apply_commit(
     """One commit: its pages' new versions in one transaction, then its deletes."""
     writes, deletes = _changes(commit)
     renamed_from = {old for _, old in writes.values() if old is not None}
-    at = commit.time * 1_000_000
+    # A commit dated in the future (a skewed clock) is placed now: ryvem records what was
+    # true up to now.
+    at = min(commit.time * 1_000_000, service.clock.now())
     floor = max([at - 1, *(store.latest.get(k, 0) for k in [*writes, *renamed_from])])
     if floor >= at + 1_000_000:
         store.moved_forward += 1
