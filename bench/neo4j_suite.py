@@ -61,7 +61,7 @@ def _dense_edges(svc: Service, per_node: int, seed: int) -> int:
                 seen.add((src, dst))
                 edges.append(Edge.model_construct(
                     id=new_id(at), rel="dense", src=src, dst=dst, data={}, valid_from=at,
-                    valid_to=None))
+                    valid_to=None, recorded_at=at, closure_recorded_at=None))
     for k in range(0, len(edges), 5000):
         svc.repo.load((), edges[k:k + 5000])
     return len(edges)

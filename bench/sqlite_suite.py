@@ -62,7 +62,8 @@ def import_workload(svc: Service, w: Workload, batch: int = BATCH) -> dict[str, 
             for rel, j in w.edge_targets(n.i):
                 edges.append(Edge.model_construct(
                     id=new_id(v.valid_from), rel=rel, src=v.entity, dst=ring.get(j), data={},
-                    valid_from=v.valid_from, valid_to=None))
+                    valid_from=v.valid_from, valid_to=None, recorded_at=v.recorded_at,
+                    closure_recorded_at=None))
             ring.add(n.i, v.entity)
         t0 = clock()
         svc.repo.load((), edges)

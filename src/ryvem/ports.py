@@ -39,10 +39,11 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Close:
-    """Close a current version's window at ``at``."""
+    """Close a current version's window at valid time ``at``, recorded at ``recorded_at``."""
 
     id: str
     at: int
+    recorded_at: int
     superseded_by: str | None = None
     retired_reason: str | None = None
 
@@ -93,7 +94,8 @@ class WritePlan:
     versions: list[NodeVersion]
     targets: list[tuple[str, ...]]
     edges: list[Edge]
-    edge_closes: list[tuple[str, int]]
+    edge_closes: list[tuple[str, int, int]]
+    """(edge id, valid time it closes at, system time the closure is recorded at)."""
 
     @property
     def empty(self) -> bool:
@@ -181,8 +183,11 @@ class WriteTx(Protocol):
     def insert_edges(self, edges: Sequence[Edge]) -> None:
         """Insert edges; a second current edge (src, dst, rel) is an IntegrityError."""
 
-    def close_edges(self, ids: Sequence[str], at: int) -> None:
-        """Close current edges' windows."""
+    def close_edges(self, ids: Sequence[str], at: int, recorded_at: int) -> None:
+        """Close current edges' windows at valid time ``at``, recorded at ``recorded_at``."""
+
+    def latest_edge(self, src: str, dst: str, rel: str) -> Edge | None:
+        """The newest edge (current or closed, by valid_from) of (src, dst, rel)."""
 
     def current_edges(
         self, src: str, dst: str | None = None, rel: str | None = None

@@ -130,12 +130,13 @@ def test_a_failing_write_function_rolls_back_everything(sqlite_repo: SqliteRepos
 
 
 def _row(v: NodeVersion) -> tuple[object, ...]:
-    return (v.id, v.entity, v.kind, v.scope, v.key, v.title, v.body, "{}", v.valid_from)
+    return (v.id, v.entity, v.kind, v.scope, v.key, v.title, v.body, "{}", v.valid_from,
+            v.recorded_at)
 
 
 _INSERT = (
-    "INSERT INTO nodes (id, entity, kind, scope, key, title, body, data, valid_from) "
-    "VALUES (?,?,?,?,?,?,?,?,?)"
+    "INSERT INTO nodes (id, entity, kind, scope, key, title, body, data, valid_from, "
+    "recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?)"
 )
 
 
@@ -160,10 +161,13 @@ def test_a_raw_insert_of_a_second_current_edge_is_rejected_by_the_database(
     svc.write("task", "A", key="a")
     svc.write("task", "B", key="b")
     e = svc.link("task/a", "task/b", "blocks").edge
-    with closing(raw(sqlite_repo.path)) as conn, pytest.raises(sqlite3.IntegrityError):
+    with closing(raw(sqlite_repo.path)) as conn, pytest.raises(
+        sqlite3.IntegrityError, match="UNIQUE"
+    ):
         conn.execute(
-            "INSERT INTO edges (id, rel, src, dst, data, valid_from) VALUES (?,?,?,?,?,?)",
-            ("c" * 24, e.rel, e.src, e.dst, "{}", e.valid_from + 1),
+            "INSERT INTO edges (id, rel, src, dst, data, valid_from, recorded_at) "
+            "VALUES (?,?,?,?,?,?,?)",
+            ("c" * 24, e.rel, e.src, e.dst, "{}", e.valid_from + 1, e.recorded_at + 1),
         )
 
 
@@ -193,7 +197,26 @@ def test_editing_a_versions_content_or_reopening_its_window_is_refused(
             conn.execute("UPDATE nodes SET title = 'rewritten' WHERE id = ?", (v1.id,))
         with pytest.raises(sqlite3.IntegrityError, match="closed window"):
             conn.execute("UPDATE nodes SET valid_to = NULL WHERE id = ?", (v1.id,))
+        with pytest.raises(sqlite3.IntegrityError, match="immutable"):
+            conn.execute("UPDATE nodes SET recorded_at = 1 WHERE id = ?", (v1.id,))
+        with pytest.raises(sqlite3.IntegrityError, match="closed window"):
+            conn.execute("UPDATE nodes SET closure_recorded_at = 1 WHERE id = ?", (v1.id,))
     assert sqlite_repo.get_version(v1.id) == svc.history("task/a")[0]
+
+
+def test_a_row_recorded_before_it_became_valid_is_refused_by_the_database(
+    sqlite_repo: SqliteRepository,
+) -> None:
+    """System time never runs behind valid time: no row is recorded before it is valid, and
+    a window's end is recorded with it, never before it."""
+    v = Service(sqlite_repo).write("task", "A", key="a")
+    early = v.model_copy(update={"id": "b" * 24, "entity": "b" * 24, "key": "b",
+                                 "recorded_at": v.valid_from - 1})
+    with closing(raw(sqlite_repo.path)) as conn:
+        with pytest.raises(sqlite3.IntegrityError, match="recorded no earlier"):
+            conn.execute(_INSERT, _row(early))
+        with pytest.raises(sqlite3.IntegrityError, match="recorded no earlier"):
+            conn.execute("UPDATE nodes SET valid_to = valid_from WHERE id = ?", (v.id,))
 
 
 # --- FTS5 --------------------------------------------------------------------------------

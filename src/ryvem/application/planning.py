@@ -78,6 +78,9 @@ class PlanningTx(WriteTx):
     ) -> list[Edge]:
         return self._real.current_edges(src, dst, rel)
 
+    def latest_edge(self, src: str, dst: str, rel: str) -> Edge | None:
+        return self._real.latest_edge(src, dst, rel)
+
     def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
         wanted = set(tails)
         covered = wanted & self._ctx.candidate_tails
@@ -146,6 +149,6 @@ class PlanningTx(WriteTx):
     def insert_edges(self, edges: Sequence[Edge]) -> None:
         self.plan.edges.extend(edges)
 
-    def close_edges(self, ids: Sequence[str], at: int) -> None:
-        self.plan.edge_closes.extend((i, at) for i in ids)
+    def close_edges(self, ids: Sequence[str], at: int, recorded_at: int) -> None:
+        self.plan.edge_closes.extend((i, at, recorded_at) for i in ids)
         self._closed_edges.update(ids)

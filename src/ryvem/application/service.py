@@ -75,6 +75,8 @@ class NewNode:
     key: str | None = None
     body: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    valid_from: int | None = None
+    """When this became true (valid time, microseconds); None: when it is written."""
     renamed_from: str | None = None  # the old key: its current version moves to ``key``
 
     @property
@@ -89,17 +91,22 @@ class NewNode:
 
 @dataclass(frozen=True, slots=True)
 class _Linker:
-    """A current version whose ``links`` edges are being brought up to date."""
+    """A current version whose ``links`` edges are being brought up to date, from valid time
+    ``at`` on."""
 
     entity: str
     kind: str
     scope: str
     key: str | None
     links: tuple[Link, ...]
+    at: int
 
     @classmethod
-    def of(cls, v: NodeVersion) -> _Linker:
-        return cls(v.entity, v.kind, v.scope, v.key, tuple(extract_links(v.body, v.key, v.data)))
+    def of(cls, v: NodeVersion, at: int) -> _Linker:
+        return cls(
+            v.entity, v.kind, v.scope, v.key, tuple(extract_links(v.body, v.key, v.data)),
+            max(at, v.valid_from),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +132,9 @@ class EdgeView:
             "data": self.edge.data,
             "valid_from": format_us(self.edge.valid_from),
             "valid_to": None if self.edge.valid_to is None else format_us(self.edge.valid_to),
+            "recorded_at": format_us(self.edge.recorded_at),
+            "closure_recorded_at": None if self.edge.closure_recorded_at is None
+            else format_us(self.edge.closure_recorded_at),
         }
 
 
@@ -132,6 +142,25 @@ def _as_of(value: object) -> int | None:
     if value is None:  # an empty string is not "now": it is an error like any bad date
         return None
     return parse_time(value)  # type: ignore[arg-type]
+
+
+def _last_time(v: NodeVersion | Edge) -> int:
+    """The latest instant on either clock a row holds: a write after it must be later."""
+    return max(v.valid_from, v.valid_to or 0, v.recorded_at, v.closure_recorded_at or 0)
+
+
+def _append_only(what: str, at: int, floor: int, *, strict: bool) -> int:
+    """A supplied valid time ``at`` against the latest valid time ``floor`` of what it
+    changes: before it is an error (history is append-only on both clocks); equal to it,
+    when the change needs a later instant (``strict``), it is taken as 1 µs later, as two
+    writes in one microsecond are."""
+    if at < floor:
+        raise InvalidInput(
+            f"valid time {format_us(at)} precedes {what}'s latest valid time "
+            f"{format_us(floor)}: history is append-only on both clocks, so a change can "
+            "only be dated at or after the last one (a new node may start in the past)"
+        )
+    return floor + 1 if strict and at == floor else at
 
 
 class Service:
@@ -157,9 +186,14 @@ class Service:
         scope: str | None = None,
         body: str | None = None,
         data: object = None,
+        valid_from: object = None,
         renamed_from: str | None = None,
     ) -> NewNode:
         """Validate one write request (nothing is written).
+
+        ``valid_from`` is when it became true: ISO 8601 text, a datetime or microseconds
+        (what ``as_of`` takes); None is the moment it is written. It may not be in the
+        future, nor before the identity's latest valid time (checked when it is written).
 
         ``renamed_from`` names the old key of a rename: the old identity's current version is
         closed and the new one continues its node (one entity, one history) under ``key``.
@@ -171,6 +205,7 @@ class Service:
             key=None if key is None else validate_key(key),
             body=validate_body(body),
             data=validate_data(data),
+            valid_from=self.valid_time(valid_from, "valid_from"),
             renamed_from=None if renamed_from is None else validate_key(renamed_from),
         )
         if node.renamed_from is not None and node.renamed_from in (node.key, None):
@@ -178,6 +213,19 @@ class Service:
         if node.renamed_from is not None and node.key is None:
             raise InvalidInput("a rename needs the new key")
         return node
+
+    def valid_time(self, value: object, name: str = "valid time") -> int | None:
+        """A caller's valid time in microseconds (None stays None: now); never in the future."""
+        if value is None:
+            return None
+        at = parse_time(value)  # type: ignore[arg-type]
+        now = self.clock.now()
+        if at > now:
+            raise InvalidInput(
+                f"{name} {format_us(at)} is in the future (now is {format_us(now)}): ryvem "
+                "records what was true up to now"
+            )
+        return at
 
     # --- writes -------------------------------------------------------------------------
     def write(
@@ -189,12 +237,17 @@ class Service:
         scope: str | None = None,
         body: str | None = None,
         data: object = None,
+        valid_from: object = None,
     ) -> NodeVersion:
         """Insert-or-supersede on (kind, key, scope); an unkeyed write always appends.
 
-        Writing exactly the current title, body and data again creates no version.
+        Writing exactly the current title, body and data again creates no version (whatever
+        ``valid_from`` says). ``valid_from`` dates the new version in valid time (default
+        now; see :meth:`prepare`); ryvem records it at its own clock's now (system time).
         """
-        node = self.prepare(kind, title, key=key, scope=scope, body=body, data=data)
+        node = self.prepare(
+            kind, title, key=key, scope=scope, body=body, data=data, valid_from=valid_from
+        )
         return self.write_many([node])[0].version
 
     def write_many(self, nodes: Sequence[NewNode]) -> list[WriteResult]:
@@ -239,15 +292,16 @@ class Service:
         edges: list[Edge] = []
         appeared: list[NodeVersion] = []
         sources: list[_Linker] = []
+        # One system-time instant per batch, which is also the valid time of every node that
+        # gives none: its versions and their links edges open together, so "as of a
+        # version's valid_from" already sees that version's links.
+        recorded = self.clock.after(max((_last_time(p) for p in latest.values()), default=None))
+        mint = IdSequence(recorded)  # ids in batch order: the far node's "age" orders a walk
+        appeared_at: dict[str, int] = {}
         moved_tails: set[str] = set()  # the old keys of renames: links to them re-resolve
-        # One instant per batch: its versions and their links edges open together, so
-        # "as of a version's valid_from" already sees that version's links.
-        at = self.clock.after(
-            max((max(p.valid_from, p.valid_to or 0) for p in latest.values()), default=None)
-        )
-        mint = IdSequence(at)  # ids in batch order: the far node's "age" orders a walk
         for n in nodes:
             prev = latest.get(n.identity) if n.identity is not None else None
+            floor = None if prev is None else max(prev.valid_from, prev.valid_to or 0)
             moved = latest.get(n.old_identity) if n.old_identity is not None else None
             renaming = moved is not None and moved.is_current
             if moved is not None and renaming:
@@ -256,7 +310,10 @@ class Service:
                         f"cannot rename {_name(moved)} to {n.kind}/{n.key}: that key is "
                         "current; nothing was written"
                     )
-                prev = moved  # the node moves: its history continues under the new key
+                # The node moves: its history continues under the new key, after both the
+                # old key's latest valid time and the new key's (an earlier page there).
+                floor = max(floor or 0, moved.valid_from)
+                prev = moved
                 moved_tails.add(tail(normalize(moved.key or "")))
             if (
                 not renaming
@@ -266,6 +323,11 @@ class Service:
             ):
                 results.append(WriteResult(prev, "unchanged"))
                 continue
+            at = recorded
+            if n.valid_from is not None:
+                at = n.valid_from if floor is None else _append_only(
+                    f"{n.kind}/{n.key}", n.valid_from, floor, strict=True,
+                )
             vid = mint()
             version = NodeVersion.model_construct(
                 id=vid,
@@ -281,31 +343,35 @@ class Service:
                 superseded_by=None,
                 supersedes=None if prev is None else prev.id,
                 retired_reason=None,
+                recorded_at=recorded,
+                closure_recorded_at=None,
             )
             outcome: Outcome = "created"
             if prev is not None:
                 edges.append(
                     Edge.model_construct(
                         id=mint(), rel=SUPERSEDES, src=vid, dst=prev.id, data={},
-                        valid_from=at, valid_to=None,
+                        valid_from=at, valid_to=None, recorded_at=recorded,
+                        closure_recorded_at=None,
                     )
                 )
                 if renaming:
-                    closes.append(Close(prev.id, at, superseded_by=vid))
+                    closes.append(Close(prev.id, at, recorded, superseded_by=vid))
                     outcome = "renamed"
                 elif prev.is_current:
-                    closes.append(Close(prev.id, at, superseded_by=vid))
+                    closes.append(Close(prev.id, at, recorded, superseded_by=vid))
                     outcome = "superseded"
                 else:
                     revives.append((prev.id, vid))
                     outcome = "revived"
             if outcome != "superseded" and n.key is not None:
                 appeared.append(version)
+                appeared_at[version.entity] = at
             links = tuple(extract_links(n.body, n.key, n.data))
             versions.append(version)
             targets.append(tuple(link.target for link in links))
             if links or outcome != "created":
-                sources.append(_Linker(version.entity, n.kind, n.scope, n.key, links))
+                sources.append(_Linker(version.entity, n.kind, n.scope, n.key, links, at))
             results.append(WriteResult(version, outcome))
         if not versions:
             return results
@@ -315,7 +381,8 @@ class Service:
         tx.insert_edges(edges)
         appeared_tails = {tail(normalize(v.key)) for v in appeared if v.key is not None}
         appeared_tails |= moved_tails
-        self._refresh_links(tx, sources, appeared_tails, mint)
+        since = min((v.valid_from for v in appeared), default=recorded)
+        self._refresh_links(tx, sources, appeared_tails, mint, since, appeared_at)
         return results
 
     def _refresh_links(
@@ -324,6 +391,8 @@ class Service:
         sources: list[_Linker],
         changed_tails: set[str],
         mint: IdSequence,
+        since: int,
+        appeared_at: dict[str, int] | None = None,
     ) -> None:
         """Make the current ``links`` edges of these sources match their links.
 
@@ -333,15 +402,22 @@ class Service:
         better match takes a link over. The outcome depends only on the current versions'
         content and keys (``ryvem.domain.links``), never on the order things were written.
         An edge whose link changed anchor or field is closed and reopened with the new data.
+
+        Valid time: a written source's edges change at its version's valid time, a
+        re-resolved source's at ``since`` (when the keys changed) or its current version's
+        valid_from if later; an edge to a node that appeared in this write opens no earlier
+        than it did, and never before an edge it replaces closed. All are recorded at
+        ``mint.at`` (system time).
         """
-        at = mint.at
+        recorded = mint.at
+        appeared_at = appeared_at or {}
         if changed_tails:
             known = {s.entity for s in sources}
             extra = sorted(
                 {s.entity for s in tx.link_sources(sorted(changed_tails))} - known
             )
             live = tx.current_of_entities(extra) if extra else {}
-            sources += [_Linker.of(live[e]) for e in extra if e in live]
+            sources += [_Linker.of(live[e], since) for e in extra if e in live]
         if not sources:
             return
         by_tail = _by_tail(
@@ -350,51 +426,69 @@ class Service:
         have: dict[str, dict[str, Edge]] = defaultdict(dict)
         for e in tx.current_link_edges([s.entity for s in sources]):
             have[e.src][e.dst] = e
-        to_close: list[Edge] = []
-        to_open: list[tuple[str, str, dict[str, str]]] = []
+        to_close: dict[int, list[str]] = defaultdict(list)
+        to_open: list[tuple[str, str, dict[str, str], int]] = []
         for s in sources:
             want, _ = resolve_links(s.links, s.entity, s.scope, s.kind, s.key, by_tail)
             current = have.get(s.entity, {})
+            closed_at: dict[str, int] = {}
             for dst, e in current.items():
                 if dst not in want or e.data != want[dst].edge_data():
-                    to_close.append(e)
+                    closed_at[dst] = max(s.at, e.valid_from)
+                    to_close[closed_at[dst]].append(e.id)
             for dst, link in want.items():
                 data = link.edge_data()
                 if dst not in current or current[dst].data != data:
-                    to_open.append((s.entity, dst, data))
-        if to_close:
-            at = max([at, *(e.valid_from for e in to_close)])
-            tx.close_edges([e.id for e in to_close], at)
+                    at = max(s.at, appeared_at.get(dst, s.at), closed_at.get(dst, s.at))
+                    to_open.append((s.entity, dst, data, at))
+        for at, ids in sorted(to_close.items()):
+            tx.close_edges(ids, at, recorded)
         if to_open:
-            ids = mint if at == mint.at else IdSequence(at)
             tx.insert_edges([
                 Edge.model_construct(
-                    id=ids(), rel=LINKS, src=src, dst=dst, data=data, valid_from=at,
-                    valid_to=None,
+                    id=mint(), rel=LINKS, src=src, dst=dst, data=data, valid_from=at,
+                    valid_to=None, recorded_at=recorded, closure_recorded_at=None,
                 )
-                for src, dst, data in to_open
+                for src, dst, data, at in to_open
             ])
 
     def retire(
-        self, ref: str, *, reason: str | None = None, scope: str | None = None
+        self,
+        ref: str,
+        *,
+        reason: str | None = None,
+        scope: str | None = None,
+        valid_to: object = None,
     ) -> NodeVersion:
-        """Close the current version's window; the identity can be written again later."""
+        """Close the current version's window; the identity can be written again later.
+
+        ``valid_to`` is when it stopped being true (valid time, what ``as_of`` takes; default
+        now): not in the future, and not before the version's valid_from.
+        """
         reason = validate_reason(reason)
+        until = self.valid_time(valid_to, "valid_to")
         version = self.resolve(ref, scope=scope, allow_closed=True)
         if not version.is_current:
             raise Conflict(
                 f"{_name(version)} version {version.id} is not current (closed at "
                 f"{format_us(version.valid_to or 0)}); only a current version can be retired"
             )
+        if until is not None:
+            until = _append_only(_name(version), until, version.valid_from, strict=True)
 
         def run(tx: WriteTx) -> NodeVersion:
-            at = self.clock.after(version.valid_from)
-            tx.close_versions([Close(version.id, at, retired_reason=reason)])
+            recorded = self.clock.after(_last_time(version))
+            at = recorded if until is None else until
+            tx.close_versions([Close(version.id, at, recorded, retired_reason=reason)])
             if version.key is not None:
                 # Links that resolved to this key re-resolve now: to another candidate
                 # (e.g. the same key in global), or to nothing until the key is written again.
-                self._refresh_links(tx, [], {tail(normalize(version.key))}, IdSequence(at))
-            return version.model_copy(update={"valid_to": at, "retired_reason": reason})
+                self._refresh_links(
+                    tx, [], {tail(normalize(version.key))}, IdSequence(recorded), at
+                )
+            return version.model_copy(update={
+                "valid_to": at, "retired_reason": reason, "closure_recorded_at": recorded,
+            })
 
         return self.repo.write(run)
 
@@ -406,29 +500,47 @@ class Service:
         *,
         data: object = None,
         scope: str | None = None,
+        valid_from: object = None,
     ) -> EdgeView:
-        """Open a typed edge between two current nodes (re-linking with new data supersedes it)."""
+        """Open a typed edge between two current nodes (re-linking with new data supersedes it).
+
+        ``valid_from`` dates the edge in valid time (default now): not in the future, not
+        before the valid_from of the edge it supersedes, nor before the end of the last
+        window of the same (from, rel, to).
+        """
         rel = _user_rel(rel)
         payload = validate_data(data)
+        since = self.valid_time(valid_from, "valid_from")
         a = self._resolve_current(from_ref, scope)
         b = self._resolve_current(to_ref, scope)
+        what = f"the {rel!r} edge from {_name(a)} to {_name(b)}"
 
         def run(tx: WriteTx) -> EdgeView:
             live = tx.current_of_entities([a.entity, b.entity])
             for v in (a, b):
                 if v.entity not in live:
                     raise Conflict(f"{_name(v)} was retired meanwhile; nothing was linked")
-            at = self.clock.now()
             existing = tx.current_edges(a.entity, b.entity, rel)
             if existing and existing[0].data == payload:
                 edge = existing[0]
             else:
+                last = existing[0] if existing else (
+                    tx.latest_edge(a.entity, b.entity, rel) if since is not None else None
+                )
+                recorded = self.clock.after(None if last is None else _last_time(last))
+                at = recorded
+                if since is not None:
+                    at = since
+                    if last is not None and last.valid_to is None:
+                        at = _append_only(what, since, last.valid_from, strict=True)
+                    elif last is not None and last.valid_to is not None:
+                        at = _append_only(what, since, last.valid_to, strict=False)
                 if existing:
                     at = max(at, existing[0].valid_from)
-                    tx.close_edges([existing[0].id], at)
+                    tx.close_edges([existing[0].id], at, recorded)
                 edge = Edge.model_construct(
-                    id=new_id(at), rel=rel, src=a.entity, dst=b.entity, data=payload,
-                    valid_from=at, valid_to=None,
+                    id=new_id(recorded), rel=rel, src=a.entity, dst=b.entity, data=payload,
+                    valid_from=at, valid_to=None, recorded_at=recorded, closure_recorded_at=None,
                 )
                 tx.insert_edges([edge])
             return EdgeView(edge, live[a.entity].id, live[b.entity].id)
@@ -436,10 +548,18 @@ class Service:
         return self.repo.write(run)
 
     def unlink(
-        self, from_ref: str, to_ref: str, rel: str, *, scope: str | None = None
+        self,
+        from_ref: str,
+        to_ref: str,
+        rel: str,
+        *,
+        scope: str | None = None,
+        valid_to: object = None,
     ) -> EdgeView:
-        """Close the current edge's window."""
+        """Close the current edge's window (``valid_to``: when it stopped being true, default
+        now; not in the future nor before the edge's valid_from)."""
         rel = _user_rel(rel)
+        until = self.valid_time(valid_to, "valid_to")
         a = self._resolve_current(from_ref, scope)
         b = self._resolve_current(to_ref, scope)
 
@@ -448,9 +568,18 @@ class Service:
             if not existing:
                 raise NotFound(f"no current {rel!r} edge from {_name(a)} to {_name(b)}")
             edge = existing[0]
-            at = max(self.clock.now(), edge.valid_from)
-            tx.close_edges([edge.id], at)
-            return EdgeView(edge.model_copy(update={"valid_to": at}), a.id, b.id)
+            recorded = self.clock.after(_last_time(edge))
+            at = max(recorded, edge.valid_from)
+            if until is not None:
+                at = _append_only(
+                    f"the {rel!r} edge from {_name(a)} to {_name(b)}", until, edge.valid_from,
+                    strict=False,
+                )
+            tx.close_edges([edge.id], at, recorded)
+            return EdgeView(
+                edge.model_copy(update={"valid_to": at, "closure_recorded_at": recorded}),
+                a.id, b.id,
+            )
 
         return self.repo.write(run)
 

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from ryvem.application import workspace
-from ryvem.application.service import Service, WriteResult
+from ryvem.application.service import EdgeView, Service, WriteResult
+from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL, parse_scope
 from ryvem.ports import GraphRepository
 
@@ -124,18 +125,22 @@ class Session:
         scope: str | None = None,
         body: str | None = None,
         data: object = None,
+        valid_from: object = None,
     ) -> Written:
         """Insert-or-supersede one node (see :meth:`Service.write`), in ``scope`` or the
         default scope; a first write in a git repository without ``ryvem.json`` mints it.
+        ``valid_from`` dates it in valid time (default now; see :meth:`Service.prepare`).
 
         Nothing is written — no ryvem.json, no node — unless the request is valid.
         """
         if scope is not None:
             svc = self.service(scope)
             return Written(svc.write_many([svc.prepare(kind, title, key=key, body=body,
-                                                       data=data)])[0])
+                                                       data=data, valid_from=valid_from)])[0])
         before = workspace.locate(self.cwd)  # a malformed ryvem.json fails here, first
-        node = Service(self.repo).prepare(kind, title, key=key, body=body, data=data)
+        node = Service(self.repo).prepare(
+            kind, title, key=key, body=body, data=data, valid_from=valid_from
+        )
         chosen = self.default_scope(mint=True)  # the input is valid: now mint if needed
         result = Service(self.repo, default_scope=chosen).write_many(
             [dataclasses.replace(node, scope=chosen)]
@@ -150,3 +155,40 @@ class Session:
             if after.identity_file is not None:
                 minted = Minted(after.identity_file, after.scope)
         return Written(result, minted)
+
+    # --- the other writes, with the default scope (never minting) -------------------------
+    def retire(
+        self,
+        ref: str,
+        *,
+        reason: str | None = None,
+        scope: str | None = None,
+        valid_to: object = None,
+    ) -> NodeVersion:
+        """:meth:`Service.retire` in ``scope`` or the default scope."""
+        return self.service(scope).retire(ref, reason=reason, valid_to=valid_to)
+
+    def link(
+        self,
+        from_ref: str,
+        to_ref: str,
+        rel: str,
+        *,
+        data: object = None,
+        scope: str | None = None,
+        valid_from: object = None,
+    ) -> EdgeView:
+        """:meth:`Service.link` in ``scope`` or the default scope."""
+        return self.service(scope).link(from_ref, to_ref, rel, data=data, valid_from=valid_from)
+
+    def unlink(
+        self,
+        from_ref: str,
+        to_ref: str,
+        rel: str,
+        *,
+        scope: str | None = None,
+        valid_to: object = None,
+    ) -> EdgeView:
+        """:meth:`Service.unlink` in ``scope`` or the default scope."""
+        return self.service(scope).unlink(from_ref, to_ref, rel, valid_to=valid_to)

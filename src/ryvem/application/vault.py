@@ -17,6 +17,11 @@ unchanged file makes no version, a changed one supersedes, and a re-run after a 
 finishes the job. A file that cannot be read or is not UTF-8 is reported and skipped.
 With ``retire_missing``, current nodes of the kind in the scope whose file is gone are
 retired.
+
+Valid time: ``valid_from`` dates every page version the import writes (and ``retire_missing``'s
+retirements) at that time instead of now — e.g. a commit's time when replaying a vault's git
+history — under the service's append-only rule (never before a page's latest valid time).
+:func:`import_texts` writes pages from text held in memory (a commit's blobs) the same way.
 """
 
 from __future__ import annotations
@@ -44,7 +49,9 @@ __all__ = [
     "ImportSummary",
     "Problem",
     "count_links",
+    "import_texts",
     "import_vault",
+    "page_node",
     "parse_page",
     "prepare_page",
     "scan",
@@ -286,10 +293,13 @@ def import_vault(
     retire_missing: bool = False,
     batch_size: int = BATCH_SIZE,
     progress: Progress | None = None,
+    valid_from: object = None,
 ) -> ImportSummary:
-    """Import every markdown file below ``root`` (see the module docstring)."""
+    """Import every markdown file below ``root`` (see the module docstring), each version
+    valid from ``valid_from`` (default now)."""
     kind = validate_kind(kind)
     sc = service.scope(scope)
+    since = service.valid_time(valid_from, "valid_from")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise InvalidInput(f"batch size must be a positive integer, got {batch_size!r}")
     base = Path(root).expanduser()
@@ -314,7 +324,7 @@ def import_vault(
         nodes: list[NewNode] = []
         for key, path in chunk:
             seen.add(key)
-            node = prepare_page(service, summary, key, path, kind, sc, base)
+            node = prepare_page(service, summary, key, path, kind, sc, base, since)
             if node is not None:
                 nodes.append(node)
         for result in service.write_many(nodes):
@@ -329,7 +339,9 @@ def import_vault(
             if v.is_current and v.kind == kind and v.scope == sc and v.key not in seen
         ]
         for version in gone:
-            service.retire(version.id, reason="its file is no longer in the vault")
+            service.retire(
+                version.id, reason="its file is no longer in the vault", valid_to=since
+            )
             summary.retired += 1
     count_links(service, summary, written)
     return summary
@@ -343,6 +355,7 @@ def prepare_page(
     kind: str,
     scope: str,
     root: Path | None = None,
+    valid_from: int | None = None,
 ) -> NewNode | None:
     """The write request for one file, or None (counted as skipped, the reason in
     ``summary.problems``) when it cannot be read, is not UTF-8 or is not a valid node."""
@@ -360,12 +373,31 @@ def prepare_page(
         summary.skipped += 1
         summary.problems.append(Problem(key + ".md", f"cannot read: {e.strerror or e}; skipped"))
         return None
+    return page_node(service, summary, key, text, kind=kind, scope=scope, valid_from=valid_from)
+
+
+def page_node(
+    service: Service,
+    summary: ImportSummary,
+    key: str,
+    text: str,
+    *,
+    kind: str = "page",
+    scope: str | None = None,
+    valid_from: object = None,
+    data: dict[str, Any] | None = None,
+) -> NewNode | None:
+    """The validated write of one page (key = its path without ``.md``) from its markdown
+    text, valid from ``valid_from`` (default now), or None when it cannot be imported (the
+    reason is added to ``summary``). ``data`` is merged over the front matter (e.g. a
+    ``{"git": {...}}`` entry: a nested mapping, so it makes no links)."""
     page = parse_page(key, text)
     if page.warning is not None:
         summary.problems.append(Problem(key + ".md", page.warning))
     try:
         return service.prepare(
-            kind, page.title, key=page.key, scope=scope, body=page.body, data=page.data
+            kind, page.title, key=page.key, scope=scope, body=page.body,
+            data={**page.data, **(data or {})}, valid_from=valid_from,
         )
     except InvalidInput as e:
         summary.skipped += 1
@@ -373,7 +405,42 @@ def prepare_page(
         return None
 
 
-def count_links(service: Service, summary: ImportSummary, versions: Sequence[NodeVersion]) -> None:
+def import_texts(
+    service: Service,
+    pages: Sequence[tuple[str, str]],
+    *,
+    scope: str | None = None,
+    kind: str = "page",
+    valid_from: object = None,
+    data: dict[str, Any] | None = None,
+    summary: ImportSummary | None = None,
+    root: str = "",
+) -> ImportSummary:
+    """Write pages given as ``(key, markdown text)`` in one transaction, every version valid
+    from ``valid_from`` (default now) — e.g. the pages one git commit touched, at the
+    commit's time. ``data`` is merged into each page's data (see :func:`page_node`). Counts
+    go into ``summary`` (a new one when None), which is returned; links are not counted
+    (call ``count_links``). An unchanged page makes no version; a ``valid_from`` before a
+    page's latest valid time raises InvalidInput and writes nothing."""
+    kind = validate_kind(kind)
+    sc = service.scope(scope)
+    since = service.valid_time(valid_from, "valid_from")
+    if summary is None:
+        summary = ImportSummary(root=root, scope=sc, kind=kind)
+    summary.files += len(pages)
+    nodes = [
+        node for key, text in pages
+        if (node := page_node(service, summary, key, text, kind=kind, scope=sc,
+                              valid_from=since, data=data)) is not None
+    ]
+    for result in service.write_many(nodes):
+        setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
+    return summary
+
+
+def count_links(
+    service: Service, summary: ImportSummary, versions: Sequence[NodeVersion]
+) -> None:
     """Links as the store holds them: ``links`` edges leaving the pages, and dangling targets."""
     status = service.link_status(versions)
     for v in versions:

@@ -20,6 +20,7 @@ version's ``git`` data. The git part (running ``git``, parsing its output) is
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,6 @@ from ryvem.application.vault import (
     scan,
 )
 from ryvem.domain.model import NodeVersion
-from ryvem.domain.timeutil import Clock
 from ryvem.domain.validation import validate_kind
 from ryvem.errors import InvalidInput, NotFound
 from ryvem.gitlog import Change, Commit, GitFolder, git_blob_id
@@ -51,29 +51,14 @@ Progress = Callable[[int, int], None]
 """Called with (commits done, commits to import) after each commit."""
 
 
-class _At(Clock):
-    """A clock that reads a fixed instant (a commit's time), moved past ``previous``."""
-
-    def __init__(self, at: int) -> None:
-        super().__init__()
-        self._at = at
-
-    def now(self) -> int:
-        return self._at
-
-
 def _write_at(service: Service, nodes: Sequence[NewNode], at: int) -> list[WriteResult]:
-    """Write these nodes valid from ``at`` (each a microsecond past its latest version)."""
-    return Service(service.repo, default_scope=service.default_scope, clock=_At(at)).write_many(
-        nodes
-    )
+    """Write these nodes valid from ``at`` (recorded now, by ryvem's own clock)."""
+    return service.write_many([dataclasses.replace(n, valid_from=at) for n in nodes])
 
 
 def _retire_at(service: Service, version: NodeVersion, reason: str, at: int) -> None:
     """Retire a current version as of ``at`` (a microsecond past its start at the earliest)."""
-    Service(service.repo, default_scope=service.default_scope, clock=_At(at)).retire(
-        version.id, reason=reason
-    )
+    service.retire(version.id, reason=reason, valid_to=at)
 
 
 def _page_key(path: str | None) -> str | None:
@@ -218,7 +203,7 @@ def _finish_deletes(
         git = None if current is None else current.data.get(GIT_KEY)
         source = git.get("commit") if isinstance(git, dict) else None
         if current is not None and isinstance(source, str) and position.get(source, here) < here:
-            when = max(commit.time * 1_000_000, current.valid_from + 1)
+            when = max(min(commit.time * 1_000_000, service.clock.now()), current.valid_from + 1)
             _retire_at(service, current, f"{DELETED_IN} {commit.id}", when)
 
 

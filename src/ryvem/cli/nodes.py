@@ -45,6 +45,26 @@ AsOfOpt = Annotated[
         show_default=False,
     ),
 ]
+ValidFromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--valid-from",
+        metavar="T",
+        help="When this became true (valid time), if not now: an ISO 8601 date or date-time, "
+        "not in the future nor before the node's latest valid time. ryvem records it now.",
+        show_default=False,
+    ),
+]
+ValidToOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--valid-to",
+        metavar="T",
+        help="When this stopped being true (valid time), if not now: an ISO 8601 date or "
+        "date-time, not in the future nor before the version's valid-from.",
+        show_default=False,
+    ),
+]
 DataOpt = Annotated[
     str | None,
     typer.Option(
@@ -147,6 +167,7 @@ def put(
         ),
     ] = None,
     data: DataOpt = None,
+    valid_from: ValidFromOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write a node: insert, or supersede the current version of the same key. Prints the id."""
@@ -156,7 +177,9 @@ def put(
             raise fail("give --body or --body-file, not both", 2)
         if body_file is not None:
             body = _read_body_file(body_file)
-        written = st.session().write(kind, title, key=key, scope=scope, body=body, data=data)
+        written = st.session().write(
+            kind, title, key=key, scope=scope, body=body, data=data, valid_from=valid_from
+        )
         if written.minted is not None:
             say(
                 f"ryvem: this repository is now {written.minted.scope}; wrote "
@@ -241,12 +264,13 @@ def retire(
         typer.Option("--reason", help="Why the node no longer holds.", show_default=False),
     ] = None,
     scope: ScopeOpt = None,
+    valid_to: ValidToOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Close a node's current version; writing its key again later revives it."""
     st = state(ctx)
     with errors_to_exit():
-        v = st.service(scope=scope).retire(ref, reason=reason)
+        v = st.session().retire(ref, reason=reason, scope=scope, valid_to=valid_to)
         if as_json:
             echo_json(v.record())
         else:
@@ -265,12 +289,13 @@ def link(
     rel: RelOpt,
     data: DataOpt = None,
     scope: ScopeOpt = None,
+    valid_from: ValidFromOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Open a typed edge between two current nodes (again with new --data supersedes it)."""
     st = state(ctx)
     with errors_to_exit():
-        e = st.service(scope=scope).link(from_ref, to_ref, rel, data=data)
+        e = st.session().link(from_ref, to_ref, rel, data=data, scope=scope, valid_from=valid_from)
         if as_json:
             echo_json(e.record())
         else:
@@ -284,12 +309,13 @@ def unlink(
     to_ref: ToRefArg,
     rel: RelOpt,
     scope: ScopeOpt = None,
+    valid_to: ValidToOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Close the current edge's window (its history is kept)."""
     st = state(ctx)
     with errors_to_exit():
-        e = st.service(scope=scope).unlink(from_ref, to_ref, rel)
+        e = st.session().unlink(from_ref, to_ref, rel, scope=scope, valid_to=valid_to)
         if as_json:
             echo_json(e.record())
         else:

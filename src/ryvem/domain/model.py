@@ -9,9 +9,9 @@ join the two versions they order.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ryvem.domain.timeutil import format_us
 
@@ -47,6 +47,52 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class _Bitemporal(_Frozen):
+    """A row on both clocks: valid time (``valid_from``/``valid_to``, when it was true in the
+    world, supplied by the caller or now) and system time (``recorded_at``, when ryvem
+    recorded the row, and ``closure_recorded_at``, when it recorded the window's end; always
+    ryvem's own clock). A row built without system time (tests, older callers) is taken to
+    have been recorded as it became valid: ``recorded_at = valid_from`` and
+    ``closure_recorded_at = valid_to``, which is also how older stores migrate.
+    """
+
+    if TYPE_CHECKING:  # declared by each subclass, in its own field order
+        valid_from: int
+        valid_to: int | None
+        recorded_at: int
+        closure_recorded_at: int | None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _system_time_defaults_to_valid_time(cls, values: Any) -> Any:
+        if isinstance(values, dict):
+            if values.get("recorded_at") is None and "valid_from" in values:
+                values = {**values, "recorded_at": values["valid_from"]}
+            if "closure_recorded_at" not in values and values.get("valid_to") is not None:
+                values = {**values, "closure_recorded_at": values["valid_to"]}
+        return values
+
+    def valid_at(self, at: int) -> bool:
+        """Valid at ``at`` as known now."""
+        return self.valid_from <= at and (self.valid_to is None or at < self.valid_to)
+
+    def visible(self, as_of: int | None, known_at: int | None) -> bool:
+        """Whether a read at valid time ``as_of`` (None: now) as known at ``known_at`` (None:
+        now) sees this row: recorded by then, begun by ``as_of``, and its window still open
+        at ``as_of`` as known then (a closure recorded after ``known_at`` does not count)."""
+        if known_at is not None and self.recorded_at > known_at:
+            return False
+        closed = self.valid_to is not None and (
+            known_at is None or self.closure_recorded_at is None
+            or self.closure_recorded_at <= known_at
+        )
+        if as_of is None:
+            return not closed
+        if self.valid_from > as_of:
+            return False
+        return not closed or self.valid_to is None or as_of < self.valid_to
+
+
 M = TypeVar("M", bound=_Frozen)
 _setattr = object.__setattr__
 
@@ -63,8 +109,9 @@ def trusted(cls: type[M], values: dict[str, Any]) -> M:
     return m
 
 
-class NodeVersion(_Frozen):
-    """One row: a version of a node with its validity window [valid_from, valid_to)."""
+class NodeVersion(_Bitemporal):
+    """One row: a version of a node with its validity window [valid_from, valid_to) (valid
+    time) and when ryvem recorded it and its window's end (system time)."""
 
     id: str
     entity: str
@@ -79,6 +126,8 @@ class NodeVersion(_Frozen):
     superseded_by: str | None = None
     supersedes: str | None = None
     retired_reason: str | None = None
+    recorded_at: int
+    closure_recorded_at: int | None = None
 
     @property
     def is_current(self) -> bool:
@@ -93,8 +142,20 @@ class NodeVersion(_Frozen):
         """How a person names it: the key when it has one, else the id."""
         return self.key if self.key is not None else self.id
 
-    def valid_at(self, at: int) -> bool:
-        return self.valid_from <= at and (self.valid_to is None or at < self.valid_to)
+    def as_known_at(self, known_at: int | None) -> NodeVersion:
+        """This version as ryvem knew it at ``known_at``: a window closure (and with it the
+        successor and the retire reason) recorded later is not known yet. The successor of a
+        revived row is checked by the caller (its own ``recorded_at``)."""
+        if (
+            known_at is None
+            or self.closure_recorded_at is None
+            or self.closure_recorded_at <= known_at
+        ):
+            return self
+        return self.model_copy(update={
+            "valid_to": None, "superseded_by": None, "retired_reason": None,
+            "closure_recorded_at": None,
+        })
 
     def record(self) -> dict[str, Any]:
         """The JSON node record every face prints."""
@@ -112,10 +173,16 @@ class NodeVersion(_Frozen):
             "superseded_by": self.superseded_by,
             "supersedes": self.supersedes,
             "retired_reason": self.retired_reason,
+            "recorded_at": format_us(self.recorded_at),
+            "closure_recorded_at": _time(self.closure_recorded_at),
         }
 
 
-class Edge(_Frozen):
+def _time(us: int | None) -> str | None:
+    return None if us is None else format_us(us)
+
+
+class Edge(_Bitemporal):
     """A typed, directed edge with its own validity window.
 
     ``src``/``dst`` are entity ids (version ids for ``supersedes``).
@@ -128,9 +195,18 @@ class Edge(_Frozen):
     data: dict[str, Any] = Field(default_factory=dict)
     valid_from: int
     valid_to: int | None = None
+    recorded_at: int
+    closure_recorded_at: int | None = None
 
-    def valid_at(self, at: int) -> bool:
-        return self.valid_from <= at and (self.valid_to is None or at < self.valid_to)
+    def as_known_at(self, known_at: int | None) -> Edge:
+        """This edge as ryvem knew it at ``known_at`` (a later-recorded closure unknown)."""
+        if (
+            known_at is None
+            or self.closure_recorded_at is None
+            or self.closure_recorded_at <= known_at
+        ):
+            return self
+        return self.model_copy(update={"valid_to": None, "closure_recorded_at": None})
 
 
 class SearchHit(_Frozen):

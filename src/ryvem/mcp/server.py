@@ -155,6 +155,21 @@ AsOf = Annotated[
         "(UTC when it has no zone), e.g. '2026-03-01' or '2026-03-01T12:00:00Z'. Omit for now.",
     ),
 ]
+ValidFrom = Annotated[
+    str | None,
+    Field(
+        description="When this became true (valid time), if not now: an ISO 8601 date or "
+        "date-time, e.g. '2026-11-24' (a decision taken last Tuesday). Not in the future, "
+        "nor before the node's latest valid time. ryvem records it now (system time).",
+    ),
+]
+ValidTo = Annotated[
+    str | None,
+    Field(
+        description="When this stopped being true (valid time), if not now: an ISO 8601 "
+        "date or date-time, not in the future nor before the version's valid_from.",
+    ),
+]
 Data = Annotated[
     dict[str, Any] | None,
     Field(description='Structured data as a JSON object, e.g. {"status": "open"}.'),
@@ -299,8 +314,11 @@ def memory_write(
         Field(description="The body: markdown text; [[key]] links to another node."),
     ] = None,
     data: Data = None,
+    valid_from: ValidFrom = None,
 ) -> CallToolResult:
-    written = served.session.write(kind, title, key=key, scope=scope, body=body, data=data)
+    written = served.session.write(
+        kind, title, key=key, scope=scope, body=body, data=data, valid_from=valid_from
+    )
     return _ok(written.record())
 
 
@@ -398,8 +416,11 @@ def memory_retire(
         str | None, Field(description="Why the node no longer holds (kept in the record).")
     ] = None,
     scope: Scope = None,
+    valid_to: ValidTo = None,
 ) -> CallToolResult:
-    return _ok(served.session.service(scope).retire(ref, reason=reason).record())
+    return _ok(
+        served.session.retire(ref, reason=reason, scope=scope, valid_to=valid_to).record()
+    )
 
 
 @_tool(
@@ -417,8 +438,11 @@ def memory_link(
     rel: Rel,
     data: Data = None,
     scope: Scope = None,
+    valid_from: ValidFrom = None,
 ) -> CallToolResult:
-    return _ok(served.session.service(scope).link(from_ref, to_ref, rel, data=data).record())
+    return _ok(served.session.link(
+        from_ref, to_ref, rel, data=data, scope=scope, valid_from=valid_from
+    ).record())
 
 
 @_tool(
@@ -438,9 +462,12 @@ def memory_unlink(
         Field(description="Ignored: an edge is named by its two nodes and its rel."),
     ] = None,
     scope: Scope = None,
+    valid_to: ValidTo = None,
 ) -> CallToolResult:
     del data  # accepted for symmetry with memory_link
-    return _ok(served.session.service(scope).unlink(from_ref, to_ref, rel).record())
+    return _ok(
+        served.session.unlink(from_ref, to_ref, rel, scope=scope, valid_to=valid_to).record()
+    )
 
 
 @_tool(

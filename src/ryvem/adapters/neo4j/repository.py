@@ -157,6 +157,8 @@ def _edge_row(e: Edge) -> dict[str, Any]:
         "data": _dump(e.data),
         "valid_from": e.valid_from,
         "valid_to": e.valid_to,
+        "recorded_at": e.recorded_at,
+        "closure_recorded_at": e.closure_recorded_at,
         "cur": None if e.valid_to is not None else json.dumps([e.src, e.dst, e.rel]),
     }
 
@@ -329,10 +331,10 @@ class _Tx(WriteTx, AppliesPlans):
             "idents": sorted({_ident(i) for i in plan.expect}),
             "expect": [{"ident": _ident(i), "id": v} for i, v in plan.expect.items()],
             "version_locks": sorted({c.id for c in plan.closes} | {o for o, _ in plan.revives}),
-            "edge_locks": sorted({i for i, _ in plan.edge_closes}),
+            "edge_locks": sorted({i for i, _, _ in plan.edge_closes}),
             "closes": [
-                {"id": c.id, "at": c.at, "superseded_by": c.superseded_by,
-                 "retired_reason": c.retired_reason}
+                {"id": c.id, "at": c.at, "recorded_at": c.recorded_at,
+                 "superseded_by": c.superseded_by, "retired_reason": c.retired_reason}
                 for c in plan.closes
             ],
             "revives": [{"id": old, "successor": new} for old, new in plan.revives],
@@ -341,7 +343,9 @@ class _Tx(WriteTx, AppliesPlans):
             ],
             "ends": _ends(erows),
             "edges": erows,
-            "edge_closes": [{"id": i, "at": at} for i, at in plan.edge_closes],
+            "edge_closes": [
+                {"id": i, "at": at, "recorded_at": rec} for i, at, rec in plan.edge_closes
+            ],
         }
         alone = self.tx is None
         rows = self._once("apply_plan", params)
@@ -367,8 +371,8 @@ class _Tx(WriteTx, AppliesPlans):
         if not closes:
             return
         rows = [
-            {"id": c.id, "at": c.at, "superseded_by": c.superseded_by,
-             "retired_reason": c.retired_reason}
+            {"id": c.id, "at": c.at, "recorded_at": c.recorded_at,
+             "superseded_by": c.superseded_by, "retired_reason": c.retired_reason}
             for c in closes
         ]
         closed = {r["id"] for r in self._run("close_versions", rows=rows)}
@@ -396,9 +400,13 @@ class _Tx(WriteTx, AppliesPlans):
         if edges:
             self._run("insert_edges", ends=_ends(edges), rows=[_edge_row(e) for e in edges])
 
-    def close_edges(self, ids: Sequence[str], at: int) -> None:
+    def close_edges(self, ids: Sequence[str], at: int, recorded_at: int) -> None:
         if ids:
-            self._run("close_edges", ids=list(ids), at=at)
+            self._run("close_edges", ids=list(ids), at=at, recorded_at=recorded_at)
+
+    def latest_edge(self, src: str, dst: str, rel: str) -> Edge | None:
+        rows = self._run("latest_edge", src=src, dst=dst, rel=rel)
+        return _edge(rows[0]["edge"]) if rows else None
 
     def current_edges(
         self, src: str, dst: str | None = None, rel: str | None = None
@@ -481,7 +489,17 @@ class Neo4jRepository:
         return repo
 
     def _bootstrap(self) -> None:
-        """Create missing constraints and indexes (idempotent) and wait until they are online."""
+        """Create missing constraints and indexes (idempotent), wait until they are online,
+        and run the data migrations (``migrate_*``) the store has not had."""
+        self._create_schema()
+        done = set(self._query("migrations_done")[0]["done"])
+        for name in cypher.names("migrate_"):
+            if name not in done:
+                # CALL { ... } IN TRANSACTIONS needs an auto-commit query.
+                with self._session(WRITE_ACCESS) as session:
+                    session.run(cypher.load(name)).consume()
+
+    def _create_schema(self) -> None:
         existing = {r["name"] for r in self._query("schema_names")}
         missing = []
         for name in cypher.names("schema_"):

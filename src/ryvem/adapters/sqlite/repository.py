@@ -196,7 +196,7 @@ class _Tx(WriteTx):
         for c in closes:
             cur = self.c.execute(
                 sql,
-                {"at": c.at, "superseded_by": c.superseded_by,
+                {"at": c.at, "recorded_at": c.recorded_at, "superseded_by": c.superseded_by,
                  "retired_reason": c.retired_reason, "id": c.id},
             )
             if cur.rowcount != 1:
@@ -217,8 +217,15 @@ class _Tx(WriteTx):
     def insert_edges(self, edges: Sequence[Edge]) -> None:
         _insert_edges(self.c, edges, ignore=False)
 
-    def close_edges(self, ids: Sequence[str], at: int) -> None:
-        self.c.executemany(_sql("close_edge"), [{"at": at, "id": i} for i in ids])
+    def close_edges(self, ids: Sequence[str], at: int, recorded_at: int) -> None:
+        self.c.executemany(
+            _sql("close_edge"), [{"at": at, "recorded_at": recorded_at, "id": i} for i in ids]
+        )
+
+    def latest_edge(self, src: str, dst: str, rel: str) -> Edge | None:
+        rows = self.c.execute(_sql("latest_edge"), {"src": src, "dst": dst, "rel": rel})
+        found = rows.fetchone()
+        return None if found is None else _edge(found)
 
     def current_edges(
         self, src: str, dst: str | None = None, rel: str | None = None

@@ -10,9 +10,11 @@
 // returns one row; if not, it writes nothing and returns no row (the caller re-plans).
 // Parameters: $idents (sorted JSON identities), $expect (list of {ident, id}),
 // $version_locks (sorted version ids), $edge_locks (sorted edge ids), $closes (list of {id,
-// at, superseded_by, retired_reason}), $revives (list of {id, successor}), $versions (list of
+// at, recorded_at, superseded_by, retired_reason}), $revives (list of {id, successor}), $versions (list of
 // {id, props, ft_title, ft_body, tails}), $ends (sorted endpoint entity ids), $edges (list of
-// {id, rel, src, dst, data, valid_from, valid_to, cur}), $edge_closes (list of {id, at}).
+// {id, rel, src, dst, data, valid_from, valid_to, recorded_at,
+// closure_recorded_at, cur}), $edge_closes (list of {id, at,
+// recorded_at}).
 CALL () {
   UNWIND $idents AS ident
   MERGE (l:IdentityLock {ident: ident})
@@ -76,6 +78,7 @@ CALL () {
   MATCH (n:Version {id: row.id})
   REMOVE n:Current, n.ft_title, n.ft_body
   SET n.valid_to = row.at,
+      n.closure_recorded_at = row.recorded_at,
       n.superseded_by = row.superseded_by,
       n.retired_reason = row.retired_reason
 }
@@ -101,7 +104,7 @@ CALL () {
 CALL () {
   UNWIND $edge_closes AS row
   MATCH ()-[e:EDGE {id: row.id}]->()
-  SET e.valid_to = row.at
+  SET e.valid_to = row.at, e.closure_recorded_at = row.recorded_at
   REMOVE e.cur
 }
 CALL () {
@@ -110,6 +113,7 @@ CALL () {
   MATCH (d:Entity {id: row.dst})
   CREATE (s)-[e:EDGE {id: row.id}]->(d)
   SET e.rel = row.rel, e.data = row.data, e.valid_from = row.valid_from,
-      e.valid_to = row.valid_to, e.cur = row.cur
+      e.valid_to = row.valid_to, e.recorded_at = row.recorded_at,
+      e.closure_recorded_at = row.closure_recorded_at, e.cur = row.cur
 }
 RETURN true AS applied

@@ -4,5 +4,5 @@ MATCH (s:Entity {id: $src})-[e:EDGE]->(d:Entity)
 WHERE e.valid_to IS NULL
   AND ($dst IS NULL OR d.id = $dst)
   AND ($rel IS NULL OR e.rel = $rel)
-RETURN e {.id, .rel, .data, .valid_from, .valid_to, src: s.id, dst: d.id} AS edge
+RETURN e {.id, .rel, .data, .valid_from, .valid_to, .recorded_at, .closure_recorded_at, src: s.id, dst: d.id} AS edge
 ORDER BY e.id

@@ -2,4 +2,4 @@
 UNWIND $sources AS src
 MATCH (s:Entity {id: src})-[e:EDGE]->(d:Entity)
 WHERE e.valid_to IS NULL AND e.rel = 'links'
-RETURN e {.id, .rel, .data, .valid_from, .valid_to, src: s.id, dst: d.id} AS edge
+RETURN e {.id, .rel, .data, .valid_from, .valid_to, .recorded_at, .closure_recorded_at, src: s.id, dst: d.id} AS edge

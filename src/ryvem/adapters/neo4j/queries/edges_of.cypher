@@ -12,4 +12,4 @@ WITH s, e, d
 WHERE e.rel <> 'supersedes'
   AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL
        ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
-RETURN e {.id, .rel, .data, .valid_from, .valid_to, src: s.id, dst: d.id} AS edge
+RETURN e {.id, .rel, .data, .valid_from, .valid_to, .recorded_at, .closure_recorded_at, src: s.id, dst: d.id} AS edge

@@ -50,7 +50,7 @@ CALL (entities, source_entities) {
   WITH DISTINCT src
   MATCH (s:Entity {id: src})-[e:EDGE]->(d:Entity)
   WHERE e.valid_to IS NULL AND e.rel = 'links'
-  RETURN collect(e {.id, .rel, .data, .valid_from, .valid_to, src: s.id, dst: d.id}) AS link_edges
+  RETURN collect(e {.id, .rel, .data, .valid_from, .valid_to, .recorded_at, .closure_recorded_at, src: s.id, dst: d.id}) AS link_edges
 }
 RETURN latest, source_tails, sources, candidate_tails, candidates, link_edges,
        entities + source_entities AS edge_sources

@@ -1,2 +1,3 @@
--- close_edge: Close one current edge's window.
-UPDATE edges SET valid_to = :at WHERE id = :id AND valid_to IS NULL;
+-- close_edge: Close one current edge's window at valid time :at, recorded at :recorded_at.
+UPDATE edges SET valid_to = :at, closure_recorded_at = :recorded_at
+WHERE id = :id AND valid_to IS NULL;
