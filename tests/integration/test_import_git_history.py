@@ -3,6 +3,7 @@ the tests build in tmp_path with fixed commit dates (and on this checkout's own 
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import subprocess
 from pathlib import Path
@@ -58,6 +59,7 @@ def test_the_history_reads_as_it_was_between_commits(
     text and links; history lists one version per commit at the commit times; a second
     import adds nothing."""
     r, ids = repo
+    started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S")
     first = cli.json("import", str(r.root), "--git-history")
     assert first["git"] == {"commits": 3, "already_imported": 0, "working_tree": 0}
     assert cli.ok("links", "page/plan", "--as-of", "2024-01-20").lines == ["page/alpha"]
@@ -71,6 +73,8 @@ def test_the_history_reads_as_it_was_between_commits(
     assert [v["valid_from"] for v in chain] == [SHOWN[C1], SHOWN[C2], SHOWN[C3]]
     assert [v["valid_to"] for v in chain] == [SHOWN[C2], SHOWN[C3], None]
     assert [v["data"]["git"]["commit"] for v in chain] == ids
+    # Valid time is the commits'; system time is when ryvem learned them: this import.
+    assert all(v["recorded_at"] >= started for v in chain), chain
     assert chain[0]["data"]["git"] == {
         "commit": ids[0], "author": "Ada Lovelace", "email": "ada@example.org",
         "authored": "2024-01-10T09:00:00+00:00", "committed": "2024-01-10T09:00:00+00:00",

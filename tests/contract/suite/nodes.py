@@ -516,3 +516,19 @@ class NodesContract(ContractBase):
         assert r.outcome == "created"
         [r2] = service.write_many([service.prepare("page", "M", key="m", renamed_from="nope")])
         assert r2.outcome == "created"
+
+    def test_a_dated_rename_starts_after_the_old_keys_latest_valid_time(
+        self, service: Service
+    ) -> None:
+        """A rename's valid time continues the node's history: at or after its latest valid
+        time (equal moves it a microsecond on), never before it."""
+        v1 = service.write("page", "P", key="old", valid_from="2024-01-10T00:00:00Z")
+        with pytest.raises(InvalidInput):
+            service.write_many([service.prepare(
+                "page", "P", key="new", renamed_from="old", valid_from="2024-01-09T00:00:00Z"
+            )])
+        [r] = service.write_many([service.prepare(
+            "page", "P", key="new", renamed_from="old", valid_from="2024-01-10T00:00:00Z"
+        )])
+        assert (r.outcome, r.version.valid_from) == ("renamed", v1.valid_from + 1)
+        assert service.get("page/old", as_of="2024-01-10T00:00:00Z").id == v1.id
