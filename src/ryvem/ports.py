@@ -157,6 +157,7 @@ class WalksInOneQuery(Protocol):
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
+        known_at: int | None = None,
     ) -> Neighbourhood | None: ...
 
 
@@ -205,7 +206,14 @@ class WriteTx(Protocol):
 
 
 class GraphRepository(Protocol):
-    """A store of versioned nodes and edges. SQLite and Neo4j implement it."""
+    """A store of versioned nodes and edges. SQLite and Neo4j implement it.
+
+    Reads take a point on both clocks: ``as_of`` (valid time; None: now) and ``known_at``
+    (system time; None: now). A row is *visible* there when it was recorded by ``known_at``,
+    began by ``as_of``, and its window was still open at ``as_of`` as known at ``known_at``
+    (a closure recorded after ``known_at`` does not count): ``NodeVersion.visible``. Rows
+    are returned as stored; the service shows them as known at ``known_at``.
+    """
 
     backend: str
     location: str
@@ -218,26 +226,39 @@ class GraphRepository(Protocol):
     # --- reads -------------------------------------------------------------------------
     def get_version(self, id: str) -> NodeVersion | None: ...
 
-    def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
-        """The version of an identity valid at ``as_of`` (current when None)."""
+    def get_identity(
+        self, identity: Identity, as_of: int | None, known_at: int | None = None
+    ) -> NodeVersion | None:
+        """The version of an identity visible at (``as_of``, ``known_at``)."""
 
-    def latest_of_identity(self, identity: Identity) -> NodeVersion | None:
-        """The newest version of an identity, current or retired."""
+    def latest_of_identity(
+        self, identity: Identity, known_at: int | None = None
+    ) -> NodeVersion | None:
+        """The newest version of an identity recorded by ``known_at``, current or retired."""
 
-    def get_entity(self, entity: str, as_of: int | None) -> NodeVersion | None:
-        """The version of an entity valid at ``as_of`` (current when None)."""
+    def get_entity(
+        self, entity: str, as_of: int | None, known_at: int | None = None
+    ) -> NodeVersion | None:
+        """The version of an entity visible at (``as_of``, ``known_at``)."""
 
-    def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
-        """Body-less heads of each entity's version valid at ``as_of``, for those with one."""
+    def get_heads(
+        self, entities: Sequence[str], as_of: int | None, known_at: int | None = None
+    ) -> dict[str, NodeHead]:
+        """Body-less heads of each entity's version visible at (``as_of``, ``known_at``)."""
 
-    def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
-        """Versions valid at ``as_of`` with this exact key, any kind."""
+    def find_by_key(
+        self, key: str, scope: ScopeFilter, as_of: int | None, known_at: int | None = None
+    ) -> list[NodeVersion]:
+        """Versions visible at (``as_of``, ``known_at``) with this exact key, any kind."""
 
     def chain(self, entity: str) -> list[NodeVersion]:
         """Every version of an entity, oldest first."""
 
-    def edges_of(self, entity: str, as_of: int | None) -> list[Edge]:
-        """Edges touching an entity (either end) valid at ``as_of``; supersedes excluded."""
+    def edges_of(
+        self, entity: str, as_of: int | None, known_at: int | None = None
+    ) -> list[Edge]:
+        """Edges touching an entity (either end) visible at (``as_of``, ``known_at``);
+        supersedes excluded."""
 
     def search(
         self,
@@ -246,8 +267,10 @@ class GraphRepository(Protocol):
         scope: ScopeFilter,
         limit: int,
         as_of: int | None,
+        known_at: int | None = None,
     ) -> list[SearchHit]:
-        """Best-first hits; an empty query lists the most recent rows for the filters."""
+        """Best-first hits among rows visible at (``as_of``, ``known_at``); an empty query
+        lists the most recent of them for the filters."""
 
     def expand(
         self,
@@ -256,8 +279,10 @@ class GraphRepository(Protocol):
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
+        known_at: int | None = None,
     ) -> Sequence[EdgeRow]:
-        """Edges incident to frontier entities whose far end is valid at ``as_of`` in scope.
+        """Edges visible at (``as_of``, ``known_at``) incident to frontier entities whose far
+        end is visible then, in scope.
 
         ``rels`` None means every rel except ``supersedes``.
         """

@@ -16,10 +16,13 @@ from clirun import Cli, assert_fails
 
 NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
-    "superseded_by", "supersedes", "retired_reason",
+    "superseded_by", "supersedes", "retired_reason", "recorded_at", "closure_recorded_at",
 }
 HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score"}
-EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}
+EDGE_KEYS = {
+    "id", "rel", "from", "to", "data", "valid_from", "valid_to", "recorded_at",
+    "closure_recorded_at",
+}
 ID = re.compile(r"^[0-9a-f]{24}$")
 ISO_Z = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 

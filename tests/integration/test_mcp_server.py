@@ -44,10 +44,13 @@ TOOLS = {
 }
 NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
-    "superseded_by", "supersedes", "retired_reason",
+    "superseded_by", "supersedes", "retired_reason", "recorded_at", "closure_recorded_at",
 }
 HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score"}
-EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}
+EDGE_KEYS = {
+    "id", "rel", "from", "to", "data", "valid_from", "valid_to", "recorded_at",
+    "closure_recorded_at",
+}
 STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop"}
 REPO_SCOPE = re.compile(r"^repo:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
@@ -478,3 +481,61 @@ def test_two_servers_writing_to_one_sqlite_file_at_once_lose_nothing(
         assert [v["valid_to"] is None for v in chain].count(True) == 1
         notes = b.ok("memory_search", kinds=["note"], limit=200)
         assert (len(notes["items"]), notes["truncated"]) == (100, False)
+
+
+# --- the two clocks ---------------------------------------------------------------------------
+
+
+def _before(iso: str) -> str:
+    """The microsecond before an ISO 8601 ...Z time."""
+    from ryvem.domain.timeutil import format_us, parse_time
+
+    return format_us(parse_time(iso) - 1)
+
+
+def test_valid_time_and_known_at_through_the_tools(server: Server) -> None:
+    """memory_write's valid_from dates a version; memory_get, memory_history, memory_search
+    and memory_navigate answer as_of and known_at; memory_retire's valid_to is a late
+    retire; memory_link's valid_from dates an edge."""
+    server.ok("memory_write", kind="page", title="Clock target", key="clk-target",
+              valid_from="2026-08-01")
+    v1 = server.ok("memory_write", kind="decision", title="Clock one", key="clk",
+                   body="See [[clk-target]].", valid_from="2026-08-02")
+    assert v1["valid_from"] == "2026-08-02T00:00:00.000000Z" and set(v1) == NODE_KEYS
+    v2 = server.ok("memory_write", kind="decision", title="Clock two", key="clk",
+                   valid_from="2026-08-05")
+    k1 = _before(v2["recorded_at"])
+    then = server.ok("memory_get", ref="decision/clk", as_of="2026-08-06", known_at=k1)
+    assert (then["title"], then["valid_to"]) == ("Clock one", None)
+    items = server.ok("memory_history", ref="decision/clk", known_at=k1)["items"]
+    assert [v["title"] for v in items] == ["Clock one"]
+    assert [v["title"] for v in server.ok(
+        "memory_history", ref="decision/clk", as_of="2026-08-03")["items"]] == ["Clock one"]
+    hits = server.ok("memory_search", text="clock one", known_at=k1)["items"]
+    assert [h["title"] for h in hits] == ["Clock one"]
+    assert server.ok("memory_search", text="clock one")["items"] == []
+    steps = server.ok("memory_navigate", op="links", ref="decision/clk", as_of="2026-08-06",
+                      known_at=k1)
+    assert [s["to"] for s in steps] == ["clk-target"]
+    assert server.ok("memory_navigate", op="links", ref="decision/clk", as_of="2026-08-06") == []
+    edge = server.ok("memory_link", from_ref="decision/clk", to_ref="page/clk-target",
+                     rel="about", valid_from="2026-08-06")
+    assert edge["valid_from"] == "2026-08-06T00:00:00.000000Z" and set(edge) == EDGE_KEYS
+    gone = server.ok("memory_retire", ref="decision/clk", valid_to="2026-08-07")
+    assert gone["valid_to"] == "2026-08-07T00:00:00.000000Z"
+    assert gone["closure_recorded_at"] > gone["recorded_at"]
+
+
+def test_a_valid_time_before_the_latest_one_is_a_tool_error_that_writes_nothing(
+    server: Server,
+) -> None:
+    """The append-only rule and the no-future rule are one-line tool errors."""
+    server.ok("memory_write", kind="decision", title="Dated", key="clk-dated",
+              valid_from="2026-07-10")
+    message = server.error("memory_write", kind="decision", title="Earlier", key="clk-dated",
+                           valid_from="2026-07-09")
+    assert "append-only" in message
+    assert server.ok("memory_history", ref="decision/clk-dated")["total"] == 1
+    assert "future" in server.error("memory_retire", ref="decision/clk-dated",
+                                    valid_to="9999-12-31")
+    assert "ISO 8601" in server.error("memory_get", ref="decision/clk-dated", known_at="then")

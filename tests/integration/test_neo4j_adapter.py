@@ -98,12 +98,15 @@ def test_every_query_file_names_its_parameters_in_its_header() -> None:
     names = cypher.names()
     assert "expand_out" in names and "insert_versions" in names
     for name in names:
-        text = cypher.load(name)
-        header = "\n".join(line for line in text.splitlines() if line.startswith("//"))
-        assert header.startswith(f"// {name}:"), name
-        body = "\n".join(line for line in text.splitlines() if not line.startswith("//"))
-        for param in set(re.findall(r"\$([A-Za-z_]\w*)", body)):
-            assert f"${param}" in header, f"{name}: ${param} not named in the header"
+        for past in (False, True):
+            for known in (False, True):  # each window predicate __VALID__ may become
+                text = cypher.load(name, past=past, known=known)
+                header = "\n".join(line for line in text.splitlines() if line.startswith("//"))
+                assert header.startswith(f"// {name}:"), name
+                body = "\n".join(line for line in text.splitlines() if not line.startswith("//"))
+                assert "__VALID__" not in body, name
+                for param in set(re.findall(r"\$([A-Za-z_]\w*)", body)):
+                    assert f"${param}" in header, f"{name}: ${param} not named in the header"
 
 
 def test_only_a_clamped_integer_is_ever_spliced_into_a_query() -> None:
@@ -277,3 +280,44 @@ def test_the_variable_length_query_is_planned_as_a_pruning_breadth_first_expand(
         operators.append(p["operatorType"])
         todo += p.get("children", [])
     assert any(op.startswith("VarLengthExpand(Pruning") for op in operators), operators
+
+
+# --- the two clocks --------------------------------------------------------------------------
+
+
+def test_a_store_written_before_the_two_clocks_migrates_on_connect(
+    neo: Neo4jRepository, neo4j_server: Neo4jServer
+) -> None:
+    """Rows without system time (a store written before issue 16) get recorded_at =
+    valid_from and closure_recorded_at = valid_to when the store is next opened, once, so
+    every read answers as before."""
+    svc = Service(neo)
+    v1 = svc.write("decision", "Cache in Redis", key="cache", body="See [[latency]].")
+    svc.write("page", "Latency", key="latency")
+    v2 = svc.write("decision", "Cache in process", key="cache")
+    neo._driver.execute_query(
+        "MATCH (n:Version) REMOVE n.recorded_at, n.closure_recorded_at "
+        "WITH count(*) AS c MATCH ()-[e:EDGE]->() REMOVE e.recorded_at, e.closure_recorded_at "
+        "WITH count(*) AS c MATCH (m:RyvemSchema) DETACH DELETE m"
+    )
+    again = Neo4jRepository.connect(neo4j_server.uri, neo4j_server.user, neo4j_server.password)
+    try:
+        rows = [v for batch in again.iter_versions() for v, _ in batch]
+        edges = [e for batch in again.iter_edges() for e in batch]
+        assert rows and edges
+        for row in [*rows, *edges]:
+            assert (row.recorded_at, row.closure_recorded_at) == (row.valid_from, row.valid_to)
+        fresh = Service(again)
+        assert fresh.get("decision/cache") == v2
+        assert fresh.get("decision/cache", known_at=v2.recorded_at - 1).title == v1.title
+        done = again._query("migrations_done")[0]["done"]
+        assert sorted(done) == cypher.names("migrate_")
+    finally:
+        again.close()
+    once_more = Neo4jRepository.connect(
+        neo4j_server.uri, neo4j_server.user, neo4j_server.password
+    )
+    try:  # the migrations ran once: the marker lists each one time
+        assert sorted(once_more._query("migrations_done")[0]["done"]) == cypher.names("migrate_")
+    finally:
+        once_more.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import closing
@@ -65,6 +66,44 @@ def test_an_empty_older_file_is_migrated_on_open(tmp_path: Path) -> None:
         conn.execute("CREATE TABLE unrelated (x)")
     with SqliteRepository.open(path) as repo:
         Service(repo).write("task", "T", key="t")
+    assert scalar(path, "PRAGMA user_version") == len(migrations())
+
+
+SCHEMA1 = Path(__file__).parent.parent / "fixtures" / "stores" / "schema1.db"
+
+
+def test_a_store_made_before_the_two_clocks_migrates_and_answers_as_before(
+    tmp_path: Path,
+) -> None:
+    """A file written by ryvem at schema 1 (tests/fixtures/stores/make_schema1.py) opens at
+    the latest schema with system time = valid time on every row, so every read answers as
+    before, and known_at reads the store as it was."""
+    path = tmp_path / "old.db"
+    shutil.copyfile(SCHEMA1, path)
+    assert scalar(path, "PRAGMA user_version") == 1
+    with SqliteRepository.open(path) as repo:
+        svc = Service(repo)
+        versions = [v for batch in repo.iter_versions() for v, _ in batch]
+        edges = [e for batch in repo.iter_edges() for e in batch]
+        assert len(versions) == 4 and len(edges) == 3  # links, implements, supersedes
+        for row in [*versions, *edges]:
+            assert (row.recorded_at, row.closure_recorded_at) == (row.valid_from, row.valid_to)
+        now = svc.get("decision/cache")
+        assert (now.title, now.retired_reason) == ("Cache in process", "no cache after all")
+        assert svc.get("decision/cache", as_of="2026-01-03").title == "Cache in Redis"
+        assert [v.title for v in svc.history("decision/cache")] == [
+            "Cache in Redis", "Cache in process"]
+        then = svc.get("decision/cache", known_at="2026-01-03")
+        assert (then.title, then.valid_to) == ("Cache in Redis", None)
+        assert svc.get("decision/cache", known_at="2026-01-06").valid_to is None
+        walk = svc.traverse("task/add-cache", rels=["implements"], as_of="2026-01-03")
+        assert [s.dst.ref for s in walk] == ["cache"]
+        assert [s.dst.ref for s in svc.traverse("decision/cache", as_of="2026-01-03")] == [
+            "latency"]
+        assert [h.title for h in svc.search("redis", known_at="2026-01-03")] == ["Cache in Redis"]
+        assert svc.search("redis") == []
+        later = svc.write("decision", "Cache again", key="cache", valid_from="2026-01-08")
+        assert later.supersedes == now.id
     assert scalar(path, "PRAGMA user_version") == len(migrations())
 
 

@@ -144,6 +144,10 @@ def _as_of(value: object) -> int | None:
     return parse_time(value)  # type: ignore[arg-type]
 
 
+def _known(known_at: int | None) -> str:
+    return "" if known_at is None else f" as known at {format_us(known_at)}"
+
+
 def _last_time(v: NodeVersion | Edge) -> int:
     """The latest instant on either clock a row holds: a write after it must be later."""
     return max(v.valid_from, v.valid_to or 0, v.recorded_at, v.closure_recorded_at or 0)
@@ -606,43 +610,52 @@ class Service:
         *,
         scope: str | None = None,
         as_of: object = None,
+        known_at: object = None,
         allow_closed: bool = False,
     ) -> NodeVersion:
         """A node version named by id, ``KIND/KEY`` or a bare key (see the README).
 
-        With ``as_of`` the version valid then; otherwise the current one. ``allow_closed``
-        lets an id name a closed version and ``KIND/KEY`` its newest, retired version.
+        With ``as_of`` the version valid then (valid time); otherwise the current one. With
+        ``known_at`` only what ryvem had recorded by then (system time), shown as it was
+        known then (:meth:`known`). ``allow_closed`` lets an id name a closed version and
+        ``KIND/KEY`` its newest, retired version.
         """
         if not isinstance(ref, str) or not ref.strip():
             raise InvalidInput("a node reference must not be empty")
         check_text("a node reference", ref)  # undecodable argv bytes arrive as lone surrogates
         at = _as_of(as_of)
+        k = _as_of(known_at)
         sc = self.scope(scope)
         if is_id(ref):
             version = self.repo.get_version(ref)
+            if version is not None and k is not None and version.recorded_at > k:
+                raise NotFound(f"{ref} was not recorded yet at {format_us(k)} (known-at)")
             if version is not None:
                 if at is not None:
-                    found = self.repo.get_entity(version.entity, at)
+                    found = self.repo.get_entity(version.entity, at, known_at=k)
                     if found is None:
-                        raise NotFound(f"{ref} did not exist at {format_us(at)}")
-                    return found
+                        raise NotFound(f"{ref} did not exist at {format_us(at)}{_known(k)}")
+                    return self.known(found, k)
+                version = self.known(version, k)
                 if version.is_current or allow_closed:
                     return version
-                current = self.repo.get_entity(version.entity, None)
+                current = self.repo.get_entity(version.entity, None, known_at=k)
                 if current is not None:
-                    return current
+                    return self.known(current, k)
                 return version
         kind, sep, rest = ref.partition("/")
         if sep and rest and SLUG.match(kind):
             ident = (kind, rest, sc)
-            version = self.repo.get_identity(ident, at)
+            version = self.repo.get_identity(ident, at, known_at=k)
             if version is None and allow_closed and at is None:
-                version = self.repo.latest_of_identity(ident)
+                version = self.repo.latest_of_identity(ident, known_at=k)
             if version is not None:
-                return self._settled(version) if at is None else version
-        matches = self.repo.find_by_key(ref, ScopeFilter(exact=sc), at)
+                if at is None and k is None:
+                    return self._settled(version)
+                return self.known(version, k)
+        matches = self.repo.find_by_key(ref, ScopeFilter(exact=sc), at, known_at=k)
         if len(matches) == 1:
-            return matches[0]
+            return self.known(matches[0], k)
         if len(matches) > 1:
             names = [f"{m.kind}/{m.key}" for m in matches]
             raise AmbiguousRef(
@@ -651,7 +664,19 @@ class Service:
                 names,
             )
         when = "" if at is None else f" at {format_us(at)}"
-        raise NotFound(f"no node {ref!r} in scope {sc}{when}")
+        raise NotFound(f"no node {ref!r} in scope {sc}{when}{_known(k)}")
+
+    def known(self, version: NodeVersion, known_at: int | None) -> NodeVersion:
+        """``version`` as ryvem knew it at ``known_at`` (itself when None): a window's end,
+        successor and retire reason recorded later are not known yet."""
+        if known_at is None:
+            return version
+        seen = version.as_known_at(known_at)
+        if seen.superseded_by is not None:  # a revived row: its successor came later
+            successor = self.repo.get_version(seen.superseded_by)
+            if successor is None or successor.recorded_at > known_at:
+                seen = seen.model_copy(update={"superseded_by": None})
+        return seen
 
     def _settled(self, version: NodeVersion) -> NodeVersion:
         """The current version when a current read met a row closed under it.
@@ -674,13 +699,46 @@ class Service:
             version = fresh
         return version
 
-    def get(self, ref: str, *, scope: str | None = None, as_of: object = None) -> NodeVersion:
-        return self.resolve(ref, scope=scope, as_of=as_of, allow_closed=True)
+    def get(
+        self,
+        ref: str,
+        *,
+        scope: str | None = None,
+        as_of: object = None,
+        known_at: object = None,
+    ) -> NodeVersion:
+        """One version: current, valid at ``as_of`` (valid time), as known at ``known_at``
+        (system time), or both: what ryvem believed at ``known_at`` about ``as_of``."""
+        return self.resolve(ref, scope=scope, as_of=as_of, known_at=known_at, allow_closed=True)
 
-    def history(self, ref: str, *, scope: str | None = None) -> list[NodeVersion]:
-        """The whole chain, oldest first, from any of its versions."""
-        version = self.resolve(ref, scope=scope, allow_closed=True)
-        return self.repo.chain(version.entity)
+    def history(
+        self,
+        ref: str,
+        *,
+        scope: str | None = None,
+        as_of: object = None,
+        known_at: object = None,
+    ) -> list[NodeVersion]:
+        """The whole chain, oldest first, from any of its versions: with ``as_of`` the
+        versions begun by then, with ``known_at`` those recorded by then, as known then."""
+        at = _as_of(as_of)
+        k = _as_of(known_at)
+        version = self.resolve(ref, scope=scope, known_at=k, allow_closed=True)
+        chain = self.repo.chain(version.entity)
+        if at is None and k is None:
+            return chain
+        seen = [s for v in chain if (s := v.seen_at(at, k)) is not None]
+        ids = {v.id for v in seen}
+        seen = [
+            v if v.superseded_by is None or v.superseded_by in ids
+            else v.model_copy(update={"superseded_by": None})
+            for v in seen
+        ]
+        if not seen:
+            raise NotFound(
+                f"{_name(version)} did not exist yet at {format_us(at or 0)}{_known(k)}"
+            )
+        return seen
 
     def search(
         self,
@@ -691,8 +749,10 @@ class Service:
         all_scopes: bool = False,
         limit: int = 20,
         as_of: object = None,
+        known_at: object = None,
     ) -> list[SearchHit]:
-        """Best-first hits over current rows (or rows valid at ``as_of``)."""
+        """Best-first hits over current rows (or rows valid at ``as_of``, as known at
+        ``known_at``)."""
         kinds = [validate_kind(k) for k in ([kinds] if isinstance(kinds, str) else kinds)]
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive integer, got {limit!r}")
@@ -704,9 +764,8 @@ class Service:
             filt = parse_scope_filter(scope)
         else:
             filt = ScopeFilter(exact=self.default_scope)
-        return self.repo.search(
-            parse_search(text), kinds, filt, min(limit, MAX_LIMIT), _as_of(as_of)
-        )
+        at, k = _as_of(as_of), _as_of(known_at)
+        return self.repo.search(parse_search(text), kinds, filt, min(limit, MAX_LIMIT), at, k)
 
     def traverse(
         self,
@@ -718,6 +777,7 @@ class Service:
         as_of: object = None,
         scope: str | None = None,
         all_scopes: bool = False,
+        known_at: object = None,
     ) -> list[Step]:
         """Breadth-first edges from a node; see ``ryvem.domain.traversal``."""
         d = clamp_depth(depth)
@@ -729,28 +789,38 @@ class Service:
                 "the same time, so no walk can cross them; use `ryvem graph history REF`"
             )
         at = _as_of(as_of)
-        start = self.resolve(ref, scope=scope, as_of=at)
+        k = _as_of(known_at)
+        start = self.resolve(ref, scope=scope, as_of=at, known_at=k)
         if at is None and not start.is_current:
             raise NotFound(f"{_name(start)} is not current; pass an as-of time to walk the past")
         filt = ScopeFilter() if all_scopes else ScopeFilter(exact=start.scope)
 
         hood = None
         if isinstance(self.repo, WalksInOneQuery):
-            hood = self.repo.neighbourhood(start.entity, d, dirn, rel_list, at, filt)
+            hood = (
+                self.repo.neighbourhood(start.entity, d, dirn, rel_list, at, filt)
+                if k is None
+                else self.repo.neighbourhood(start.entity, d, dirn, rel_list, at, filt, k)
+            )
         if hood is not None:
             levels = bfs(start.entity, d, dirn, expand_within(hood.edges))
             nodes = dict(hood.heads)
         else:
 
             def expand(frontier: Sequence[str], side: Literal["out", "in"]) -> Sequence[EdgeRow]:
-                return self.repo.expand(frontier, side, rel_list, at, filt)
+                if k is None:
+                    return self.repo.expand(frontier, side, rel_list, at, filt)
+                return self.repo.expand(frontier, side, rel_list, at, filt, known_at=k)
 
             levels = bfs(start.entity, d, dirn, expand)
             entities = {start.entity}
             for _, _, rows in levels:
                 entities.update(r[2] for r in rows)
                 entities.update(r[3] for r in rows)
-            nodes = self.repo.get_heads(sorted(entities), at)
+            nodes = (
+                self.repo.get_heads(sorted(entities), at)
+                if k is None else self.repo.get_heads(sorted(entities), at, known_at=k)
+            )
         nodes[start.entity] = NodeHead.of(start)
         return [
             Step(nodes[src], nodes[dst], rel, side, hop, eid)
@@ -792,9 +862,21 @@ class Service:
             for v in versions
         }
 
-    def edges_of(self, ref: str, *, scope: str | None = None, as_of: object = None) -> list[Edge]:
-        version = self.resolve(ref, scope=scope, as_of=as_of)
-        return self.repo.edges_of(version.entity, _as_of(as_of))
+    def edges_of(
+        self,
+        ref: str,
+        *,
+        scope: str | None = None,
+        as_of: object = None,
+        known_at: object = None,
+    ) -> list[Edge]:
+        """Edges touching a node (either end) visible at (``as_of``, ``known_at``), as known
+        then; supersedes excluded."""
+        at, k = _as_of(as_of), _as_of(known_at)
+        version = self.resolve(ref, scope=scope, as_of=at, known_at=k)
+        if k is None:
+            return self.repo.edges_of(version.entity, at)
+        return [e.as_known_at(k) for e in self.repo.edges_of(version.entity, at, known_at=k)]
 
     def stats(self) -> Stats:
         return self.repo.stats()

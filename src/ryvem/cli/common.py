@@ -27,7 +27,9 @@ from ryvem.errors import RyvemError
 from ryvem.settings import Settings
 
 __all__ = [
+    "AsOfOpt",
     "JsonOpt",
+    "KnownAtOpt",
     "ScopeOpt",
     "State",
     "echo_json",
@@ -46,6 +48,26 @@ graph = typer.Typer(
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+AsOfOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--as-of",
+        metavar="T",
+        help="What was true at T (valid time), as known now (or at --known-at): an ISO 8601 "
+        "date or date-time (UTC without a zone).",
+        show_default=False,
+    ),
+]
+KnownAtOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--known-at",
+        metavar="K",
+        help="What ryvem had recorded by K (system time), as it was known then: an ISO 8601 "
+        "date or date-time. With --as-of: what was believed at K about T.",
+        show_default=False,
+    ),
+]
 ScopeOpt = Annotated[
     str | None,
     typer.Option(

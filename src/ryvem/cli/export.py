@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, graph, state
+from ryvem.cli.common import JsonOpt, KnownAtOpt, echo_json, errors_to_exit, graph, state
 from ryvem.cli.text import say
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.export import write_export
@@ -48,6 +48,16 @@ def export(
             "versions carry their body).",
         ),
     ] = False,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            metavar="T",
+            help="Only the history up to T (valid time): the versions and edges begun by then.",
+            show_default=False,
+        ),
+    ] = None,
+    known_at: KnownAtOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write every node version and edge to one self-contained HTML page; print its path."""
@@ -59,7 +69,7 @@ def export(
         # Every scope is read, so the working directory's default scope does not matter.
         path = write_export(
             st.session().everywhere(), target, scope=scope,
-            with_history_bodies=with_history_bodies,
+            with_history_bodies=with_history_bodies, as_of=as_of, known_at=known_at,
         )
         if as_json:
             echo_json({"type": "export", "path": str(path), "scope": scope or "*"})

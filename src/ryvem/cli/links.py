@@ -17,7 +17,16 @@ import typer
 from ryvem.application import workspace
 from ryvem.application.service import Service
 from ryvem.application.vault import ImportSummary, import_vault
-from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.cli.common import (
+    JsonOpt,
+    KnownAtOpt,
+    ScopeOpt,
+    echo_json,
+    errors_to_exit,
+    fail,
+    graph,
+    state,
+)
 from ryvem.cli.text import say
 from ryvem.domain.model import NodeHead
 from ryvem.domain.traversal import discovered_heads
@@ -70,10 +79,12 @@ def links(
         typer.Option(
             "--as-of",
             metavar="T",
-            help="Walk the graph as it was at T (ISO 8601): only nodes and edges valid then.",
+            help="Walk the graph as it was at T (ISO 8601, valid time): only nodes and edges "
+            "valid then.",
             show_default=False,
         ),
     ] = None,
+    known_at: KnownAtOpt = None,
     scope: ScopeOpt = None,
     all_scopes: Annotated[
         bool,
@@ -111,13 +122,14 @@ def links(
             rels=rel or None,
             as_of=as_of,
             all_scopes=all_scopes,
+            known_at=known_at,
         )
         if as_json:
             echo_json([s.record() for s in steps])
             return
         if not steps:
             return
-        start = svc.resolve(ref, as_of=as_of)
+        start = svc.resolve(ref, as_of=as_of, known_at=known_at)
         for head in discovered_heads(start.entity, steps):
             say(unique_ref(head, svc.default_scope))
 

@@ -19,7 +19,17 @@ from rich.table import Table
 from rich.text import Text
 
 from ryvem.application.service import EdgeView
-from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.cli.common import (
+    AsOfOpt,
+    JsonOpt,
+    KnownAtOpt,
+    ScopeOpt,
+    echo_json,
+    errors_to_exit,
+    fail,
+    graph,
+    state,
+)
 from ryvem.cli.text import safe, say
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL
@@ -33,15 +43,6 @@ RefArg = Annotated[
         metavar="REF",
         help="A node id, KIND/KEY (split at the first '/'), or a bare KEY that names exactly "
         "one current node in the scope.",
-        show_default=False,
-    ),
-]
-AsOfOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--as-of",
-        metavar="T",
-        help="Read the graph as it was at T: an ISO 8601 date or date-time (UTC without a zone).",
         show_default=False,
     ),
 ]
@@ -199,13 +200,14 @@ def get(
     ctx: typer.Context,
     ref: RefArg,
     as_of: AsOfOpt = None,
+    known_at: KnownAtOpt = None,
     scope: ScopeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Show one node: the current version, or the one valid at --as-of."""
+    """Show one node: the current version, the one valid at --as-of, as known at --known-at."""
     st = state(ctx)
     with errors_to_exit():
-        v = st.service(scope=scope).get(ref, as_of=as_of)
+        v = st.service(scope=scope).get(ref, as_of=as_of, known_at=known_at)
         if as_json:
             echo_json(v.record())
             return
@@ -214,6 +216,9 @@ def get(
             f"  id     {v.id}",
             f"  scope  {v.scope}",
             f"  valid  {_when(v.valid_from)} → {_when(v.valid_to)}  ({safe(_state_of(v))})",
+            f"  recorded {format_us(v.recorded_at)}"
+            + ("" if v.closure_recorded_at is None
+               else f", its end recorded {format_us(v.closure_recorded_at)}"),
         ]
         if v.supersedes is not None:
             lines.append(f"  supersedes {v.supersedes}")
@@ -230,13 +235,15 @@ def get(
 def history(
     ctx: typer.Context,
     ref: RefArg,
+    as_of: AsOfOpt = None,
+    known_at: KnownAtOpt = None,
     scope: ScopeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Show every version of a node, oldest first."""
+    """Show every version of a node, oldest first (begun by --as-of, recorded by --known-at)."""
     st = state(ctx)
     with errors_to_exit():
-        chain = st.service(scope=scope).history(ref)
+        chain = st.service(scope=scope).history(ref, as_of=as_of, known_at=known_at)
         if as_json:
             echo_json([v.record() for v in chain])
             return
@@ -245,12 +252,13 @@ def history(
         table.add_column("id", overflow="fold")
         table.add_column("valid from", overflow="fold")
         table.add_column("valid to", overflow="fold")
+        table.add_column("recorded", overflow="fold")
         table.add_column("title", min_width=16)
         table.add_column("state", min_width=10)
         for i, v in enumerate(chain, 1):
             table.add_row(
-                str(i), v.id, format_us(v.valid_from), _when(v.valid_to), Text(safe(v.title)),
-                Text(safe(_state_of(v))),
+                str(i), v.id, format_us(v.valid_from), _when(v.valid_to),
+                format_us(v.recorded_at), Text(safe(v.title)), Text(safe(_state_of(v))),
             )
         _console().print(table)
 
@@ -354,15 +362,18 @@ def search(
         typer.Option("--limit", metavar="N", min=1, max=1000, help="At most N hits (1-1000)."),
     ] = 20,
     as_of: AsOfOpt = None,
+    known_at: KnownAtOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Find nodes by text, best first (current rows, or those valid at --as-of)."""
+    """Find nodes by text, best first (current rows, or those valid at --as-of, as known at
+    --known-at)."""
     st = state(ctx)
     with errors_to_exit():
         explicit = scope is not None or all_scopes
         svc = st.service(scope=GLOBAL) if explicit else st.service()
         hits = svc.search(
-            text, kinds=kind or (), scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of
+            text, kinds=kind or (), scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
+            known_at=known_at,
         )
         if as_json:
             echo_json([h.record() for h in hits])

@@ -157,6 +157,15 @@ class NodeVersion(_Bitemporal):
             "closure_recorded_at": None,
         })
 
+    def seen_at(self, as_of: int | None, known_at: int | None) -> NodeVersion | None:
+        """This version in a history read at (``as_of``, ``known_at``): None when it was not
+        recorded by ``known_at`` or had not begun by ``as_of``, else as known then."""
+        if known_at is not None and self.recorded_at > known_at:
+            return None
+        if as_of is not None and self.valid_from > as_of:
+            return None
+        return self.as_known_at(known_at)
+
     def record(self) -> dict[str, Any]:
         """The JSON node record every face prints."""
         return {
@@ -207,6 +216,14 @@ class Edge(_Bitemporal):
         ):
             return self
         return self.model_copy(update={"valid_to": None, "closure_recorded_at": None})
+
+    def seen_at(self, as_of: int | None, known_at: int | None) -> Edge | None:
+        """This edge in a history read at (``as_of``, ``known_at``) (as NodeVersion's)."""
+        if known_at is not None and self.recorded_at > known_at:
+            return None
+        if as_of is not None and self.valid_from > as_of:
+            return None
+        return self.as_known_at(known_at)
 
 
 class SearchHit(_Frozen):

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ryvem.domain.model import LINKS, SUPERSEDES, Edge
 from ryvem.domain.scopes import parse_scope_filter
+from ryvem.domain.timeutil import parse_time
 from ryvem.errors import RyvemError
 from ryvem.export.markdown import render_body
 from ryvem.safefile import check_target, write_atomic
@@ -110,9 +111,18 @@ def _ends(starts: list[int], ends: list[int | None]) -> list[int]:
 
 
 def build_payload(
-    service: Service, *, scope: str | None = None, with_history_bodies: bool = False
+    service: Service,
+    *,
+    scope: str | None = None,
+    with_history_bodies: bool = False,
+    as_of: object = None,
+    known_at: object = None,
 ) -> dict[str, Any]:
     """The page's data: every version and edge (in ``scope`` when given), ordered by id.
+
+    ``as_of`` keeps the history up to that valid time (rows begun by then); ``known_at`` the
+    rows ryvem had recorded by then, with their windows as known then (a later-recorded end
+    is left open): the page as it would have been exported then.
 
     ``scope`` is one scope, a shape such as ``repo:*``, or ``*``/None for all. An edge is kept
     when both of its ends are in the export. The encoding is columnar (format 2): a version
@@ -123,8 +133,10 @@ def build_payload(
     or ``[html, data summary]`` when it has data. They go in the page's lazily read blocks.
     """
     filt = parse_scope_filter(scope)
+    at, k = _time(as_of), _time(known_at)
     versions = sorted(
-        (v for batch in service.iter_graph() for v, _targets in batch if filt.matches(v.scope)),
+        (seen for batch in service.iter_graph() for v, _targets in batch
+         if filt.matches(v.scope) and (seen := v.seen_at(at, k)) is not None),
         key=lambda v: v.id,
     )
     index = {v.id: i for i, v in enumerate(versions)}
@@ -134,7 +146,9 @@ def build_payload(
     edges: list[Edge] = []
     links_from: dict[str, list[Edge]] = {}
     for batch in service.iter_edges():
-        for e in batch:
+        for stored in batch:
+            if (e := stored.seen_at(at, k)) is None:
+                continue
             ends = index if e.rel == SUPERSEDES else entity_of
             if e.src in ends and e.dst in ends:
                 edges.append(e)
@@ -195,6 +209,10 @@ def build_payload(
     }
 
 
+def _time(value: object) -> int | None:
+    return None if value is None else parse_time(value)  # type: ignore[arg-type]
+
+
 def _asset(name: str) -> str:
     return resources.files("ryvem.export").joinpath("assets", name).read_text(encoding="utf-8")
 
@@ -218,10 +236,19 @@ def _body_blocks(bodies: list[Any]) -> str:
 
 
 def export_html(
-    service: Service, *, scope: str | None = None, with_history_bodies: bool = False
+    service: Service,
+    *,
+    scope: str | None = None,
+    with_history_bodies: bool = False,
+    as_of: object = None,
+    known_at: object = None,
 ) -> str:
-    """The whole page as one string (same graph → same string)."""
-    payload = build_payload(service, scope=scope, with_history_bodies=with_history_bodies)
+    """The whole page as one string (same graph → same string); ``as_of``/``known_at`` as
+    :func:`build_payload`."""
+    payload = build_payload(
+        service, scope=scope, with_history_bodies=with_history_bodies, as_of=as_of,
+        known_at=known_at,
+    )
     bodies: list[Any] = payload.pop("bodies")
     css, js, page = _asset("graph.css"), _asset("graph.js"), _asset("page.html")
     js = js.replace("  // @include physics.js\n", _asset("physics.js"), 1)
@@ -241,7 +268,13 @@ def export_html(
 
 
 def write_export(
-    service: Service, out: Path, *, scope: str | None = None, with_history_bodies: bool = False
+    service: Service,
+    out: Path,
+    *,
+    scope: str | None = None,
+    with_history_bodies: bool = False,
+    as_of: object = None,
+    known_at: object = None,
 ) -> Path:
     """Write the page to ``out`` atomically (:func:`ryvem.safefile.write_atomic`); its path.
 
@@ -250,7 +283,10 @@ def write_export(
     """
     out = Path(out).expanduser().absolute()
     check_target(out)
-    html = export_html(service, scope=scope, with_history_bodies=with_history_bodies)
+    html = export_html(
+        service, scope=scope, with_history_bodies=with_history_bodies, as_of=as_of,
+        known_at=known_at,
+    )
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:

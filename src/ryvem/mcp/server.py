@@ -151,8 +151,17 @@ Scope = Annotated[
 AsOf = Annotated[
     str | None,
     Field(
-        description="Read the graph as it was at this time: an ISO 8601 date or date-time "
-        "(UTC when it has no zone), e.g. '2026-03-01' or '2026-03-01T12:00:00Z'. Omit for now.",
+        description="What was true at this time (valid time), as known now or at known_at: "
+        "an ISO 8601 date or date-time (UTC when it has no zone), e.g. '2026-03-01' or "
+        "'2026-03-01T12:00:00Z'. Omit for now.",
+    ),
+]
+KnownAt = Annotated[
+    str | None,
+    Field(
+        description="What ryvem had recorded by this time (system time), as it was known "
+        "then: an ISO 8601 date or date-time. With as_of: what was believed then about "
+        "as_of. Omit for everything recorded so far.",
     ),
 ]
 ValidFrom = Annotated[
@@ -330,9 +339,11 @@ def memory_write(
 )
 @_tool_errors
 def memory_get(
-    served: Served, ref: Ref, as_of: AsOf = None, scope: Scope = None
+    served: Served, ref: Ref, as_of: AsOf = None, scope: Scope = None, known_at: KnownAt = None
 ) -> CallToolResult:
-    return _ok(served.session.service(scope).get(ref, as_of=as_of).record())
+    return _ok(
+        served.session.service(scope).get(ref, as_of=as_of, known_at=known_at).record()
+    )
 
 
 @_tool(
@@ -362,10 +373,13 @@ def memory_search(
     limit: Limit = DEFAULT_LIMIT,
     as_of: AsOf = None,
     include_body: IncludeBody = False,
+    known_at: KnownAt = None,
 ) -> CallToolResult:
     n = _clamp(limit)
     svc = served.session.everywhere() if scope is not None else served.session.service()
-    hits = svc.search(text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of)
+    hits = svc.search(
+        text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of, known_at=known_at
+    )
     items = []
     for hit in hits[:n]:
         record = hit.record()
@@ -389,9 +403,15 @@ def memory_history(
     scope: Scope = None,
     limit: Limit = DEFAULT_LIMIT,
     include_body: IncludeBody = False,
+    as_of: Annotated[
+        str | None,
+        Field(description="Only the versions begun by this time (valid time, ISO 8601). "
+              "Omit for all."),
+    ] = None,
+    known_at: KnownAt = None,
 ) -> CallToolResult:
     n = _clamp(limit)
-    chain = served.session.service(scope).history(ref)
+    chain = served.session.service(scope).history(ref, as_of=as_of, known_at=known_at)
     kept = chain[-n:]
     return _ok(
         {
@@ -509,6 +529,7 @@ def memory_navigate(
               "stays in the start node's scope)."),
     ] = False,
     limit: Limit = DEFAULT_LIMIT,
+    known_at: KnownAt = None,
 ) -> CallToolResult:
     try:
         if op == "links":
@@ -521,7 +542,8 @@ def memory_navigate(
         else:
             return _ok([])
         steps = served.session.service(scope).traverse(
-            ref, depth=d, direction=dirn, rels=rels, as_of=as_of, all_scopes=all_scopes
+            ref, depth=d, direction=dirn, rels=rels, as_of=as_of, all_scopes=all_scopes,
+            known_at=known_at,
         )
         n = _clamp(limit)
         records: list[dict[str, Any]] = [s.record() for s in steps[:n]]
@@ -553,6 +575,12 @@ def graph_export(
         Field(description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>') or "
               "shape ('repo:*', 'board:*'). Omit for every scope."),
     ] = None,
+    as_of: Annotated[
+        str | None,
+        Field(description="Only the history up to this time (valid time, ISO 8601): the "
+              "versions and edges begun by then. Omit for all."),
+    ] = None,
+    known_at: KnownAt = None,
 ) -> CallToolResult:
     from ryvem.export import write_export  # loaded on first use: the page assets
 
@@ -562,7 +590,9 @@ def graph_export(
     folder = export_dir(Settings.from_env().data_dir, served.export_folder)
     _make_private_folder(folder)
     # Every scope is read, so the working directory's default scope does not matter.
-    return _ok(str(write_export(served.session.everywhere(), folder / name, scope=scope)))
+    return _ok(str(write_export(
+        served.session.everywhere(), folder / name, scope=scope, as_of=as_of, known_at=known_at
+    )))
 
 
 def build_server(

@@ -35,15 +35,16 @@ it in your pytest configuration if you run with ``--strict-markers``).
 
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
 a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``, ``links``,
-``properties`` (Hypothesis), ``stats``, ``concurrency`` (writers on their own handles) and
-``copying`` (the round trip through SQLite). A topic class can be subclassed alone too, to run
-one topic while a backend is being written; the backend is done when ``RepositoryContract``
-passes.
+``properties`` (Hypothesis), ``stats``, ``clocks`` (valid and system time), ``concurrency``
+(writers on their own handles) and ``copying`` (the round trip through SQLite). A topic
+class can be subclassed alone too, to run one topic while a backend is being written; the
+backend is done when ``RepositoryContract`` passes.
 """
 
 from __future__ import annotations
 
 from .base import ContractBase
+from .clocks import ClocksContract
 from .concurrency import ConcurrencyContract
 from .copying import CopyingContract
 from .edges import EdgesContract
@@ -56,6 +57,7 @@ from .stats import StatsContract
 from .traversal import TraversalContract
 
 __all__ = [
+    "ClocksContract",
     "ConcurrencyContract",
     "ContractBase",
     "CopyingContract",
@@ -80,6 +82,7 @@ class RepositoryContract(
     LinksContract,
     PropertiesContract,
     StatsContract,
+    ClocksContract,
     ConcurrencyContract,
     CopyingContract,
 ):

@@ -93,6 +93,13 @@ _FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
 """Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
 
 
+def _cypher(name: str, params: dict[str, Any]) -> str:
+    """The query's text, its ``__VALID__`` predicates filled for the clocks it is given."""
+    return cypher.load(
+        name, past=params.get("as_of") is not None, known=params.get("known_at") is not None
+    )
+
+
 # --- mapping rows ---------------------------------------------------------------------------
 
 
@@ -277,13 +284,13 @@ class _Tx(WriteTx, AppliesPlans):
         self._check()
         if self.tx is None:
             self.tx = self._sess().begin_transaction()
-        return [r.data() for r in self.tx.run(cypher.load(name), {**_FIELDS, **params})]
+        return [r.data() for r in self.tx.run(_cypher(name, params), {**_FIELDS, **params})]
 
     def _once(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         """In the open transaction if there is one, else as one auto-commit query."""
         self._check()
         runner: Session | Transaction = self.tx if self.tx is not None else self._sess()
-        return [r.data() for r in runner.run(cypher.load(name), params)]
+        return [r.data() for r in runner.run(_cypher(name, params), params)]
 
     def commit(self) -> None:
         if self.tx is not None:
@@ -529,9 +536,11 @@ class Neo4jRepository:
     def _query(self, name: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         if not write:  # one round trip, where execute_query's transaction adds a COMMIT
             with self._session(READ_ACCESS) as session:
-                return [r.data() for r in session.run(cypher.load(name), {**_FIELDS, **params})]
+                return [
+                r.data() for r in session.run(_cypher(name, params), {**_FIELDS, **params})
+            ]
         records, _, _ = self._driver.execute_query(
-            cypher.load(name),
+            _cypher(name, params),
             {**_FIELDS, **params},
             database_=self._database,
             routing_=RoutingControl.WRITE if write else RoutingControl.READ,
@@ -592,38 +601,64 @@ class Neo4jRepository:
         rows = self._read("get_version", ids=[id])
         return _node(rows[0]["v"]) if rows else None
 
-    def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
-        rows = self._read("get_identity", ident=_ident(identity), as_of=as_of)
+    def get_identity(
+        self, identity: Identity, as_of: int | None, known_at: int | None = None
+    ) -> NodeVersion | None:
+        rows = self._read(
+            "get_identity", ident=_ident(identity), as_of=as_of, known_at=known_at
+        )
         return _node(rows[0]["v"]) if rows else None
 
-    def latest_of_identity(self, identity: Identity) -> NodeVersion | None:
-        rows = self._read("latest_of_identity", ident=_ident(identity))
+    def latest_of_identity(
+        self, identity: Identity, known_at: int | None = None
+    ) -> NodeVersion | None:
+        rows = self._read("latest_of_identity", ident=_ident(identity), known_at=known_at)
         return _node(rows[0]["v"]) if rows else None
 
-    def get_entity(self, entity: str, as_of: int | None) -> NodeVersion | None:
-        return self.get_entities([entity], as_of).get(entity)
+    def get_entity(
+        self, entity: str, as_of: int | None, known_at: int | None = None
+    ) -> NodeVersion | None:
+        return self.get_entities([entity], as_of, known_at).get(entity)
 
-    def get_entities(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeVersion]:
+    def get_entities(
+        self, entities: Sequence[str], as_of: int | None, known_at: int | None = None
+    ) -> dict[str, NodeVersion]:
         if not entities:
             return {}
-        rows = self._read("get_entities", entities=list(dict.fromkeys(entities)), as_of=as_of)
+        rows = self._read(
+            "get_entities", entities=list(dict.fromkeys(entities)), as_of=as_of,
+            known_at=known_at,
+        )
         return {v.entity: v for v in (_node(r["v"]) for r in rows)}
 
-    def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
+    def get_heads(
+        self, entities: Sequence[str], as_of: int | None, known_at: int | None = None
+    ) -> dict[str, NodeHead]:
         if not entities:
             return {}
-        rows = self._read("get_heads", entities=list(dict.fromkeys(entities)), as_of=as_of)
+        rows = self._read(
+            "get_heads", entities=list(dict.fromkeys(entities)), as_of=as_of, known_at=known_at
+        )
         return {h.entity: h for h in (NodeHead._make(r["h"]) for r in rows)}
 
-    def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
-        rows = self._read("find_by_key", key=key, as_of=as_of, **_scope_params(scope))
+    def find_by_key(
+        self, key: str, scope: ScopeFilter, as_of: int | None, known_at: int | None = None
+    ) -> list[NodeVersion]:
+        rows = self._read(
+            "find_by_key", key=key, as_of=as_of, known_at=known_at, **_scope_params(scope)
+        )
         return [_node(r["v"]) for r in rows]
 
     def chain(self, entity: str) -> list[NodeVersion]:
         return [_node(r["v"]) for r in self._read("chain", entity=entity)]
 
-    def edges_of(self, entity: str, as_of: int | None) -> list[Edge]:
-        edges = [_edge(r["edge"]) for r in self._read("edges_of", entity=entity, as_of=as_of)]
+    def edges_of(
+        self, entity: str, as_of: int | None, known_at: int | None = None
+    ) -> list[Edge]:
+        edges = [
+            _edge(r["edge"])
+            for r in self._read("edges_of", entity=entity, as_of=as_of, known_at=known_at)
+        ]
         out = sorted((e for e in edges if e.src == entity), key=lambda e: (e.rel, e.dst, e.id))
         into = sorted((e for e in edges if e.src != entity), key=lambda e: (e.rel, e.src, e.id))
         return out + into
@@ -635,14 +670,15 @@ class Neo4jRepository:
         scope: ScopeFilter,
         limit: int,
         as_of: int | None,
+        known_at: int | None = None,
     ) -> list[SearchHit]:
         filters: dict[str, Any] = {"kinds": list(kinds), "limit": limit, **_scope_params(scope)}
         lucene = "" if query.empty else _lucene(query)
         if not lucene:
-            if as_of is None:
+            if as_of is None and known_at is None:
                 rows = self._read("recent_current", **filters)
             else:
-                rows = self._read("recent_as_of", as_of=as_of, **filters)
+                rows = self._read("recent_as_of", as_of=as_of, known_at=known_at, **filters)
             return [
                 SearchHit.model_construct(
                     id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
@@ -650,8 +686,8 @@ class Neo4jRepository:
                 )
                 for r in rows
             ]
-        if as_of is not None:
-            return self._search_as_of(query, filters, as_of)
+        if as_of is not None or known_at is not None:
+            return self._search_as_of(query, filters, as_of, known_at)
         rows = self._read("search_fulltext", query=lucene, **filters)
         return [
             SearchHit.model_construct(
@@ -663,14 +699,15 @@ class Neo4jRepository:
         ]
 
     def _search_as_of(
-        self, query: SearchQuery, filters: dict[str, Any], as_of: int
+        self, query: SearchQuery, filters: dict[str, Any], as_of: int | None,
+        known_at: int | None,
     ) -> list[SearchHit]:
         # Superseded text is not in the full-text index: the past is searched by substring,
         # scored as the SQLite adapter scores it.
         found = needles(query)
         limit = filters["limit"]
         rows = self._read(
-            "search_as_of", as_of=as_of, needles=found,
+            "search_as_of", as_of=as_of, known_at=known_at, needles=found,
             **{**filters, "limit": max(limit * 20, 200)},
         )
         return rank_past(
@@ -687,6 +724,7 @@ class Neo4jRepository:
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
+        known_at: int | None = None,
     ) -> Sequence[EdgeRow]:
         if not frontier:
             return []
@@ -695,6 +733,7 @@ class Neo4jRepository:
             frontier=list(frontier),
             rels=None if rels is None else list(rels),
             as_of=as_of,
+            known_at=known_at,
             **_scope_params(scope),
         )
         return [
@@ -710,16 +749,20 @@ class Neo4jRepository:
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
+        known_at: int | None = None,
     ) -> Neighbourhood | None:
         """A walk's whole sub-graph in one query (``walk_out``/``walk_in``/``walk_both``): a
         breadth-first shortest-path search from the start finds the nodes within depth - 1
         hops, then the edges the walk can report and the heads of their ends come back with
         them in the same answer."""
         reach = depth - 1
-        text = cypher.with_bound(f"walk_{direction}", max(1, reach))
+        text = cypher.with_bound(
+            f"walk_{direction}", max(1, reach), past=as_of is not None,
+            known=known_at is not None,
+        )
         params = {
             **_FIELDS, "start": start, "reach": reach,
-            "rels": None if rels is None else list(rels), "as_of": as_of,
+            "rels": None if rels is None else list(rels), "as_of": as_of, "known_at": known_at,
             **_scope_params(scope),
         }
         records = self._guard(lambda: self._fetch(text, params))

@@ -66,13 +66,25 @@ _COLUMNS = {
     "edge_params": ", ".join(f":{f}" for f in EDGE_FIELDS),
 }
 # --- the closed vocabulary of filter fragments ------------------------------------------
-_VALID = {
-    None: ("n.valid_to IS NULL", "e.valid_to IS NULL"),
-    "as_of": (
-        "n.valid_from <= :as_of AND (n.valid_to IS NULL OR n.valid_to > :as_of)",
-        "e.valid_from <= :as_of AND (e.valid_to IS NULL OR e.valid_to > :as_of)",
+# "Visible at (as_of, known_at)", the one place the two clocks are read (``{valid}`` for a
+# node row ``n``, ``{valid_e}`` for an edge row ``e``), keyed by (as_of given, known_at
+# given): recorded by :known_at, begun by :as_of, and its window still open at :as_of as
+# known at :known_at (a closure recorded after :known_at does not count). Without either
+# clock it is "current", which the partial indexes serve.
+_WINDOW = {
+    (False, False): "{t}.valid_to IS NULL",
+    (True, False): "{t}.valid_from <= :as_of AND ({t}.valid_to IS NULL OR {t}.valid_to > :as_of)",
+    (False, True): (
+        "{t}.recorded_at <= :known_at"
+        " AND ({t}.valid_to IS NULL OR {t}.closure_recorded_at > :known_at)"
+    ),
+    (True, True): (
+        "{t}.recorded_at <= :known_at AND {t}.valid_from <= :as_of"
+        " AND ({t}.valid_to IS NULL OR {t}.valid_to > :as_of"
+        " OR {t}.closure_recorded_at > :known_at)"
     ),
 }
+_VALID = {when: (text.format(t="n"), text.format(t="e")) for when, text in _WINDOW.items()}
 _SCOPE = {
     "all": "",
     "exact": " AND n.scope = :scope",
@@ -92,18 +104,29 @@ def _sql(
     name: str,
     *,
     as_of: int | None = None,
+    known_at: int | None = None,
     scope: str = "all",
     kinds: bool = False,
     rels: bool = False,
     ignore: bool = False,
 ) -> str:
-    """The query ``name`` with the fragments for these filters (rendered once per shape)."""
-    return _render(name, as_of is not None, scope, kinds, rels, ignore)
+    """The query ``name`` with the fragments for these filters (rendered once per shape).
+
+    A query using ``{valid}``/``{valid_e}`` takes ``:as_of`` and ``:known_at`` parameters
+    (:func:`_when`)."""
+    return _render(name, as_of is not None, known_at is not None, scope, kinds, rels, ignore)
+
+
+def _when(as_of: int | None, known_at: int | None) -> dict[str, int | None]:
+    """The parameters of the ``{valid}`` fragments."""
+    return {"as_of": as_of, "known_at": known_at}
 
 
 @cache
-def _render(name: str, past: bool, scope: str, kinds: bool, rels: bool, ignore: bool) -> str:
-    valid_n, valid_e = _VALID["as_of" if past else None]
+def _render(
+    name: str, past: bool, known: bool, scope: str, kinds: bool, rels: bool, ignore: bool
+) -> str:
+    valid_n, valid_e = _VALID[(past, known)]
     fragments = {
         **_COLUMNS,
         "valid": valid_n,
@@ -459,42 +482,61 @@ class SqliteRepository:
     def get_version(self, id: str) -> NodeVersion | None:
         return self._one_node(_sql("get_version"), {"id": id})
 
-    def get_identity(self, identity: Identity, as_of: int | None) -> NodeVersion | None:
+    def get_identity(
+        self, identity: Identity, as_of: int | None, known_at: int | None = None
+    ) -> NodeVersion | None:
         kind, key, scope = identity
         return self._one_node(
-            _sql("get_identity", as_of=as_of),
-            {"kind": kind, "key": key, "scope": scope, "as_of": as_of},
+            _sql("get_identity", as_of=as_of, known_at=known_at),
+            {"kind": kind, "key": key, "scope": scope, **_when(as_of, known_at)},
         )
 
-    def latest_of_identity(self, identity: Identity) -> NodeVersion | None:
+    def latest_of_identity(
+        self, identity: Identity, known_at: int | None = None
+    ) -> NodeVersion | None:
         kind, key, scope = identity
         return self._one_node(
-            _sql("latest_of_identity"), {"kind": kind, "key": key, "scope": scope}
+            _sql("latest_of_identity"),
+            {"kind": kind, "key": key, "scope": scope, "known_at": known_at},
         )
 
-    def get_entity(self, entity: str, as_of: int | None) -> NodeVersion | None:
+    def get_entity(
+        self, entity: str, as_of: int | None, known_at: int | None = None
+    ) -> NodeVersion | None:
         return self._one_node(
-            _sql("get_entity", as_of=as_of), {"entity": entity, "as_of": as_of}
+            _sql("get_entity", as_of=as_of, known_at=known_at),
+            {"entity": entity, **_when(as_of, known_at)},
         )
 
-    def get_heads(self, entities: Sequence[str], as_of: int | None) -> dict[str, NodeHead]:
+    def get_heads(
+        self, entities: Sequence[str], as_of: int | None, known_at: int | None = None
+    ) -> dict[str, NodeHead]:
         rows = self._read(
-            _sql("get_heads", as_of=as_of), {"entities": _json(entities), "as_of": as_of}
+            _sql("get_heads", as_of=as_of, known_at=known_at),
+            {"entities": _json(entities), **_when(as_of, known_at)},
         )
         return {r[1]: NodeHead._make(r) for r in rows}
 
-    def find_by_key(self, key: str, scope: ScopeFilter, as_of: int | None) -> list[NodeVersion]:
+    def find_by_key(
+        self, key: str, scope: ScopeFilter, as_of: int | None, known_at: int | None = None
+    ) -> list[NodeVersion]:
         shape, sparams = _scope_params(scope)
         rows = self._read(
-            _sql("find_by_key", as_of=as_of, scope=shape), {"key": key, "as_of": as_of, **sparams}
+            _sql("find_by_key", as_of=as_of, known_at=known_at, scope=shape),
+            {"key": key, **_when(as_of, known_at), **sparams},
         )
         return [_node(r) for r in rows]
 
     def chain(self, entity: str) -> list[NodeVersion]:
         return [_node(r) for r in self._read(_sql("chain"), {"entity": entity})]
 
-    def edges_of(self, entity: str, as_of: int | None) -> list[Edge]:
-        rows = self._read(_sql("edges_of", as_of=as_of), {"entity": entity, "as_of": as_of})
+    def edges_of(
+        self, entity: str, as_of: int | None, known_at: int | None = None
+    ) -> list[Edge]:
+        rows = self._read(
+            _sql("edges_of", as_of=as_of, known_at=known_at),
+            {"entity": entity, **_when(as_of, known_at)},
+        )
         return [_edge(r) for r in rows]
 
     def search(
@@ -504,20 +546,22 @@ class SqliteRepository:
         scope: ScopeFilter,
         limit: int,
         as_of: int | None,
+        known_at: int | None = None,
     ) -> list[SearchHit]:
         shape, sparams = _scope_params(scope)
         params: dict[str, Any] = {
-            "kinds": _json(kinds), "limit": limit, "as_of": as_of, **sparams,
+            "kinds": _json(kinds), "limit": limit, **_when(as_of, known_at), **sparams,
         }
         by_kind = bool(kinds)
+        when: dict[str, Any] = {"as_of": as_of, "known_at": known_at}
         if query.empty:
-            rows = self._read(_sql("recent", as_of=as_of, scope=shape, kinds=by_kind), params)
+            rows = self._read(_sql("recent", **when, scope=shape, kinds=by_kind), params)
             return [_hit(r, plain=True) for r in rows]
-        if as_of is not None:
+        if as_of is not None or known_at is not None:
             # Superseded text is not in the FTS index, so the past is searched by LIKE.
             found = needles(query)
             rows = self._read(
-                _sql("search_as_of", as_of=as_of, scope=shape, kinds=by_kind),
+                _sql("search_as_of", **when, scope=shape, kinds=by_kind),
                 {**params, "needles": _json(map(_like, found)), "limit": max(limit * 20, 200)},
             )
             return rank_past(rows, found, limit)
@@ -534,12 +578,14 @@ class SqliteRepository:
         rels: Sequence[str] | None,
         as_of: int | None,
         scope: ScopeFilter,
+        known_at: int | None = None,
     ) -> Sequence[EdgeRow]:
         shape, sparams = _scope_params(scope)
         rows = self._read(
-            _sql("expand_out" if side == "out" else "expand_in", as_of=as_of, scope=shape,
-                 rels=rels is not None),
-            {"frontier": _json(frontier), "rels": _json(rels or ()), "as_of": as_of, **sparams},
+            _sql("expand_out" if side == "out" else "expand_in", as_of=as_of, known_at=known_at,
+                 scope=shape, rels=rels is not None),
+            {"frontier": _json(frontier), "rels": _json(rels or ()), **_when(as_of, known_at),
+             **sparams},
         )
         return rows  # (id, rel, src, dst) tuples, passed on as the store made them
 

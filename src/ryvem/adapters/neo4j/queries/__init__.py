@@ -2,7 +2,15 @@
 
 Each file starts with ``//`` comment lines naming the query and its parameters. Values are
 always ``$parameters``; the only text ever spliced into a query is a variable-length bound
-(an ``int`` clamped to [1, 10] by the domain), through :func:`with_bound`.
+(an ``int`` clamped to [1, 10] by the domain), through :func:`with_bound`, and the window
+predicate ``__VALID__(x)``, through :func:`load`.
+
+``__VALID__(x)`` is "row ``x`` (a version node or an ``EDGE``) is visible at (``$as_of``,
+``$known_at``)", the one place this adapter reads the two clocks: recorded by ``$known_at``,
+begun by ``$as_of``, and its window still open at ``$as_of`` as known at ``$known_at`` (a
+closure recorded after ``$known_at`` does not count). It is filled with one of four fixed
+texts, chosen by which of the two parameters the query is given (``past``, ``known``), so a
+current read stays the plain ``x.valid_to IS NULL``.
 """
 
 from __future__ import annotations
@@ -15,14 +23,36 @@ __all__ = ["load", "names", "with_bound"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _BOUND = "__MAX_HOPS__"
+_VALID = re.compile(r"__VALID__\(([a-z][a-z0-9_]*)\)")
+_WINDOW = {
+    (False, False): "({x}.valid_to IS NULL)",
+    (True, False): "({x}.valid_from <= $as_of AND ({x}.valid_to IS NULL OR {x}.valid_to > $as_of))",
+    (False, True): (
+        "({x}.recorded_at <= $known_at"
+        " AND ({x}.valid_to IS NULL OR {x}.closure_recorded_at > $known_at))"
+    ),
+    (True, True): (
+        "({x}.recorded_at <= $known_at AND {x}.valid_from <= $as_of"
+        " AND ({x}.valid_to IS NULL OR {x}.valid_to > $as_of"
+        " OR {x}.closure_recorded_at > $known_at))"
+    ),
+}
 
 
 @cache
-def load(name: str) -> str:
-    """The text of ``cypher/<name>.cypher`` (comment lines kept; Cypher ignores them)."""
+def _text(name: str) -> str:
     if not _NAME.match(name):
         raise ValueError(f"not a query name: {name!r}")
     return resources.files(__package__).joinpath(f"{name}.cypher").read_text("utf-8")
+
+
+@cache
+def load(name: str, *, past: bool = False, known: bool = False) -> str:
+    """The text of ``cypher/<name>.cypher`` (comment lines kept; Cypher ignores them), its
+    ``__VALID__(x)`` predicates filled for a read with ``$as_of`` (``past``) and/or
+    ``$known_at`` (``known``) given."""
+    window = _WINDOW[(past, known)]
+    return _VALID.sub(lambda m: window.format(x=m.group(1)), _text(name))
 
 
 def names(prefix: str = "") -> list[str]:
@@ -35,11 +65,11 @@ def names(prefix: str = "") -> list[str]:
     return sorted(found)
 
 
-def with_bound(name: str, max_hops: int) -> str:
+def with_bound(name: str, max_hops: int, *, past: bool = False, known: bool = False) -> str:
     """A variable-length query with its upper bound filled in (an int in [1, 10] only)."""
     if isinstance(max_hops, bool) or not isinstance(max_hops, int) or not 1 <= max_hops <= 10:
         raise ValueError(f"a variable-length bound must be an int in [1, 10], got {max_hops!r}")
-    text = load(name)
+    text = load(name, past=past, known=known)
     if _BOUND not in text:
         raise ValueError(f"query {name!r} has no {_BOUND} placeholder")
     return text.replace(_BOUND, str(max_hops))

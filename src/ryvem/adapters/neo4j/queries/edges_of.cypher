@@ -1,5 +1,6 @@
 // edges_of: edges touching an entity (either end) valid at $as_of; supersedes excluded. A
 // self-loop is returned once. Parameters: $entity, $as_of (microseconds or null).
+// __VALID__(x): visible at ($as_of, $known_at), each microseconds or null (see queries/__init__.py).
 MATCH (x:Entity {id: $entity})
 CALL (x) {
   MATCH (x)-[e:EDGE]->(d:Entity)
@@ -10,6 +11,5 @@ CALL (x) {
 }
 WITH s, e, d
 WHERE e.rel <> 'supersedes'
-  AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL
-       ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
+  AND __VALID__(e)
 RETURN e {.id, .rel, .data, .valid_from, .valid_to, .recorded_at, .closure_recorded_at, src: s.id, dst: d.id} AS edge

@@ -12,6 +12,7 @@
 // Parameters: $start (entity id), $reach (walk depth - 1), $rels (list, or null = every rel
 // but supersedes), $as_of (or null), $scope_exact (or null), $scope_prefix (or null),
 // $head_fields (the NodeHead field names, in order).
+// __VALID__(x): visible at ($as_of, $known_at), each microseconds or null (see queries/__init__.py).
 MATCH (s:Entity {id: $start})
 CALL (s) {
   RETURN s AS x
@@ -19,10 +20,10 @@ CALL (s) {
   WITH s WHERE $reach > 0
   MATCH p = (s)<-[es:EDGE*1..__MAX_HOPS__]-(x)
   WHERE all(e IN es WHERE (CASE WHEN $rels IS NULL THEN e.rel <> 'supersedes' ELSE e.rel IN $rels END)
-      AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END))
+      AND __VALID__(e))
     AND all(b IN nodes(p) WHERE b = s OR EXISTS {
       MATCH (v:Version {entity: b.id})
-      WHERE (CASE WHEN $as_of IS NULL THEN v.valid_to IS NULL ELSE v.valid_from <= $as_of AND (v.valid_to IS NULL OR v.valid_to > $as_of) END)
+      WHERE __VALID__(v)
         AND ($scope_exact IS NULL OR v.scope = $scope_exact) AND ($scope_prefix IS NULL OR v.scope STARTS WITH $scope_prefix)
     })
   RETURN DISTINCT x
@@ -30,7 +31,7 @@ CALL (s) {
 CALL (x) {
   MATCH (x)<-[e:EDGE]-(d)
   WHERE (CASE WHEN $rels IS NULL THEN e.rel <> 'supersedes' ELSE e.rel IN $rels END)
-    AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
+    AND __VALID__(e)
   RETURN [e.id, e.rel, d.id, x.id] AS row
 }
 WITH collect(DISTINCT row) AS rows
@@ -39,7 +40,7 @@ CALL (rows) {
   UNWIND [r[2], r[3]] AS entity
   WITH DISTINCT entity
   MATCH (n:Version {entity: entity})
-  WHERE (CASE WHEN $as_of IS NULL THEN n.valid_to IS NULL ELSE n.valid_from <= $as_of AND (n.valid_to IS NULL OR n.valid_to > $as_of) END)
+  WHERE __VALID__(n)
   RETURN collect([f IN $head_fields | n[f]]) AS heads
 }
 RETURN rows, heads
