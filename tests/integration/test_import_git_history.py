@@ -56,8 +56,8 @@ def test_the_history_reads_as_it_was_between_commits(
     repo: tuple[Repo, list[str]], cli: Cli
 ) -> None:
     """Issue 16's Done-when: as of a time between commits 1 and 2 the page has commit 1's
-    text and links; history lists one version per commit at the commit times; a second
-    import adds nothing."""
+    text and links; history lists one version per commit at the commit times; known at a
+    time before the import none of it is there; a second import adds nothing."""
     r, ids = repo
     started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S")
     first = cli.json("import", str(r.root), "--git-history")
@@ -80,6 +80,17 @@ def test_the_history_reads_as_it_was_between_commits(
         "authored": "2024-01-10T09:00:00+00:00", "committed": "2024-01-10T09:00:00+00:00",
         "message": "Start the plan\n\nWith alpha as the first stop.",
     }
+
+    # Known at a moment before the import ran, none of the history is there yet.
+    assert_fails(cli("get", "page/plan", "--known-at", started), 1, "no node")
+    assert_fails(cli("get", "page/plan", "--as-of", "2024-01-20", "--known-at", started), 1)
+    assert_fails(cli("links", "page/plan", "--as-of", "2024-01-20", "--known-at", started), 1)
+    assert cli.json("search", "ask", "--known-at", started) == []
+    assert cli.json("search", "ask", "--as-of", "2024-01-20", "--known-at", started) == []
+    later = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    assert cli.ok("links", "page/plan", "--as-of", "2024-01-20", "--known-at", later).lines == [
+        "page/alpha"
+    ]
 
     stats = cli.json("stats")
     again = cli.json("import", str(r.root), "--git-history")
