@@ -179,7 +179,10 @@ class GitFolder:
         }
         inside = self._run("rev-parse", "--is-inside-work-tree", check=False)
         if inside.returncode != 0 or inside.stdout.strip() != b"true":
-            raise GitUnavailable(f"not inside a git working tree: {folder}")
+            why = _text(inside.stderr).strip().splitlines()
+            told = why[0] if why else ""
+            extra = "" if not told or "not a git repository" in told else f" (git: {told})"
+            raise GitUnavailable(f"not inside a git working tree: {folder}{extra}")
         self.object_format = _text(
             self._run("rev-parse", "--show-object-format").stdout
         ).strip() or "sha1"
