@@ -84,7 +84,9 @@ class PlanningTx(WriteTx):
     def link_candidates(self, tails: Sequence[str]) -> list[Candidate]:
         wanted = set(tails)
         covered = wanted & self._ctx.candidate_tails
-        gone = self._closed_entities() - {v.entity for v, _ in self._new_current()}
+        # An entity the plan gives a new current version is a candidate under that version's
+        # key only (a rename moves it), so its stored candidates give way to the loop below.
+        gone = self._closed_entities() | {v.entity for v, _ in self._new_current()}
         found: dict[tuple[str, str, str, str], Candidate] = {}
         for c in self._ctx.candidates:
             if tail(c.norm) in covered and c.entity not in gone:

@@ -64,7 +64,7 @@ from ryvem.ports import (
 __all__ = ["EdgeView", "NewNode", "Service", "WriteResult"]
 
 MAX_LIMIT = 1000
-Outcome = Literal["created", "superseded", "revived", "unchanged"]
+Outcome = Literal["created", "superseded", "revived", "renamed", "unchanged"]
 _CLOCK = Clock()
 
 
@@ -80,10 +80,16 @@ class NewNode:
     data: dict[str, Any] = field(default_factory=dict)
     valid_from: int | None = None
     """When this became true (valid time, microseconds); None: when it is written."""
+    renamed_from: str | None = None  # the old key: its current version moves to ``key``
 
     @property
     def identity(self) -> Identity | None:
         return None if self.key is None else (self.kind, self.key, self.scope)
+
+    @property
+    def old_identity(self) -> Identity | None:
+        """The identity a rename moves from (same kind and scope), if this is a rename."""
+        return None if self.renamed_from is None else (self.kind, self.renamed_from, self.scope)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,14 +194,18 @@ class Service:
         body: str | None = None,
         data: object = None,
         valid_from: object = None,
+        renamed_from: str | None = None,
     ) -> NewNode:
         """Validate one write request (nothing is written).
 
         ``valid_from`` is when it became true: ISO 8601 text, a datetime or microseconds
         (what ``as_of`` takes); None is the moment it is written. It may not be in the
         future, nor before the identity's latest valid time (checked when it is written).
+
+        ``renamed_from`` names the old key of a rename: the old identity's current version is
+        closed and the new one continues its node (one entity, one history) under ``key``.
         """
-        return NewNode(
+        node = NewNode(
             kind=validate_kind(kind),
             title=validate_title(title),
             scope=self.scope(scope),
@@ -203,7 +213,13 @@ class Service:
             body=validate_body(body),
             data=validate_data(data),
             valid_from=self.valid_time(valid_from, "valid_from"),
+            renamed_from=None if renamed_from is None else validate_key(renamed_from),
         )
+        if node.renamed_from is not None and node.renamed_from in (node.key, None):
+            raise InvalidInput("a rename needs a key that differs from the old one")
+        if node.renamed_from is not None and node.key is None:
+            raise InvalidInput("a rename needs the new key")
+        return node
 
     def valid_time(self, value: object, name: str = "valid time") -> int | None:
         """A caller's valid time in microseconds (None stays None: now); never in the future."""
@@ -245,9 +261,11 @@ class Service:
         """Apply validated writes in one transaction (identities must be distinct)."""
         if not nodes:
             return []
-        idents = [n.identity for n in nodes if n.identity is not None]
+        idents = [i for n in nodes for i in (n.identity, n.old_identity) if i is not None]
         if len(idents) != len(set(idents)):
-            raise InvalidInput("one batch may write each (kind, key, scope) only once")
+            raise InvalidInput(
+                "one batch may write (or rename from) each (kind, key, scope) only once"
+            )
         return self.repo.write(lambda tx: self._write_planned(tx, nodes))
 
     def _write_planned(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
@@ -257,7 +275,7 @@ class Service:
             return self._apply_writes(tx, nodes)
         keyed = [n for n in nodes if n.identity is not None]
         context = tx.write_context(
-            [n.identity for n in keyed if n.identity is not None],
+            [i for n in keyed for i in (n.identity, n.old_identity) if i is not None],
             [(n.identity, tail(normalize(n.key))) for n in keyed
              if n.identity is not None and n.key is not None],
             sorted({
@@ -270,7 +288,9 @@ class Service:
         return results
 
     def _apply_writes(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
-        latest = tx.latest_by_identity([n.identity for n in nodes if n.identity is not None])
+        latest = tx.latest_by_identity(
+            [i for n in nodes for i in (n.identity, n.old_identity) if i is not None]
+        )
         results: list[WriteResult] = []
         versions: list[NodeVersion] = []
         targets: list[tuple[str, ...]] = []
@@ -285,10 +305,26 @@ class Service:
         recorded = self.clock.after(max((_last_time(p) for p in latest.values()), default=None))
         mint = IdSequence(recorded)  # ids in batch order: the far node's "age" orders a walk
         appeared_at: dict[str, int] = {}
+        moved_tails: set[str] = set()  # the old keys of renames: links to them re-resolve
         for n in nodes:
             prev = latest.get(n.identity) if n.identity is not None else None
+            floor = None if prev is None else max(prev.valid_from, prev.valid_to or 0)
+            moved = latest.get(n.old_identity) if n.old_identity is not None else None
+            renaming = moved is not None and moved.is_current
+            if moved is not None and renaming:
+                if prev is not None and prev.is_current:
+                    raise Conflict(
+                        f"cannot rename {_name(moved)} to {n.kind}/{n.key}: that key is "
+                        "current; nothing was written"
+                    )
+                # The node moves: its history continues under the new key, after both the
+                # old key's latest valid time and the new key's (an earlier page there).
+                floor = max(floor or 0, moved.valid_from)
+                prev = moved
+                moved_tails.add(tail(normalize(moved.key or "")))
             if (
-                prev is not None
+                not renaming
+                and prev is not None
                 and prev.is_current
                 and (prev.title, prev.body, prev.data) == (n.title, n.body, n.data)
             ):
@@ -296,9 +332,8 @@ class Service:
                 continue
             at = recorded
             if n.valid_from is not None:
-                at = n.valid_from if prev is None else _append_only(
-                    f"{n.kind}/{n.key}", n.valid_from, max(prev.valid_from, prev.valid_to or 0),
-                    strict=True,
+                at = n.valid_from if floor is None else _append_only(
+                    f"{n.kind}/{n.key}", n.valid_from, floor, strict=True,
                 )
             vid = mint()
             version = NodeVersion.model_construct(
@@ -327,7 +362,10 @@ class Service:
                         closure_recorded_at=None,
                     )
                 )
-                if prev.is_current:
+                if renaming:
+                    closes.append(Close(prev.id, at, recorded, superseded_by=vid))
+                    outcome = "renamed"
+                elif prev.is_current:
                     closes.append(Close(prev.id, at, recorded, superseded_by=vid))
                     outcome = "superseded"
                 else:
@@ -349,6 +387,7 @@ class Service:
         tx.insert_versions(versions, targets)
         tx.insert_edges(edges)
         appeared_tails = {tail(normalize(v.key)) for v in appeared if v.key is not None}
+        appeared_tails |= moved_tails
         since = min((v.valid_from for v in appeared), default=recorded)
         self._refresh_links(tx, sources, appeared_tails, mint, since, appeared_at)
         return results

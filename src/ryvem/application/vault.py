@@ -53,6 +53,7 @@ __all__ = [
     "import_vault",
     "page_node",
     "parse_page",
+    "prepare_page",
     "scan",
 ]
 
@@ -90,6 +91,7 @@ class ImportSummary:
     created: int = 0
     superseded: int = 0
     revived: int = 0
+    renamed: int = 0
     unchanged: int = 0
     retired: int = 0
     skipped: int = 0
@@ -97,10 +99,13 @@ class ImportSummary:
     links_unresolved: int = 0
     unresolved: list[tuple[str, str]] = field(default_factory=list)  # first (key, target)s
     problems: list[Problem] = field(default_factory=list)
+    commits: int | None = None  # --git-history: commits imported by this run
+    commits_known: int = 0  # --git-history: commits an earlier run imported
+    working_tree: int = 0  # --git-history: pages whose file differs from HEAD
 
     @property
     def pages(self) -> int:
-        return self.created + self.superseded + self.revived + self.unchanged
+        return self.created + self.superseded + self.revived + self.renamed + self.unchanged
 
     def record(self) -> dict[str, Any]:
         return {
@@ -119,6 +124,14 @@ class ImportSummary:
             "links": {"resolved": self.links_resolved, "unresolved": self.links_unresolved},
             "unresolved": [{"page": k, "target": t} for k, t in self.unresolved],
             "problems": [{"path": p.path, "message": p.message} for p in self.problems],
+            **({} if self.commits is None else {
+                "renamed": self.renamed,
+                "git": {
+                    "commits": self.commits,
+                    "already_imported": self.commits_known,
+                    "working_tree": self.working_tree,
+                },
+            }),
         }
 
 
@@ -311,7 +324,7 @@ def import_vault(
         nodes: list[NewNode] = []
         for key, path in chunk:
             seen.add(key)
-            node = _prepare(service, summary, key, path, kind, sc, base, since)
+            node = prepare_page(service, summary, key, path, kind, sc, base, since)
             if node is not None:
                 nodes.append(node)
         for result in service.write_many(nodes):
@@ -334,7 +347,7 @@ def import_vault(
     return summary
 
 
-def _prepare(
+def prepare_page(
     service: Service,
     summary: ImportSummary,
     key: str,
@@ -344,6 +357,8 @@ def _prepare(
     root: Path | None = None,
     valid_from: int | None = None,
 ) -> NewNode | None:
+    """The write request for one file, or None (counted as skipped, the reason in
+    ``summary.problems``) when it cannot be read, is not UTF-8 or is not a valid node."""
     try:
         text = _read(path, root)
     except OutsideRoot as e:

@@ -7,6 +7,7 @@ markdown files into page nodes and prints a summary; the folder is never written
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -153,6 +154,23 @@ def import_(
             help="Retire current nodes of this kind in this scope whose file is gone.",
         ),
     ] = False,
+    git_history: Annotated[
+        bool,
+        typer.Option(
+            "--git-history",
+            help="Import DIR's git history: each commit that touched a page is a version of it "
+            "at the commit's time (renames keep one node); then the working tree as now. "
+            "Running it again adds only new commits.",
+        ),
+    ] = False,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="After importing, keep running and apply every saved, renamed or deleted "
+            "file within a second (deletes retire with --retire-missing); Ctrl-C stops.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Import a markdown vault (read-only): re-running it writes only what changed."""
@@ -165,16 +183,74 @@ def import_(
                 2,
             )
         svc = st.service(scope=scope) if scope is not None else st.service(mint=_may_mint(base))
-        if sys.stdout.isatty() and not as_json:
+        if git_history:
+            summary = _import_history(svc, base, kind, retire_missing, as_json)
+        elif sys.stdout.isatty() and not as_json:
             summary = _import_with_bar(svc, base, kind, retire_missing)
         else:
             summary = import_vault(svc, base, kind=kind, retire_missing=retire_missing)
         for problem in summary.problems:
             say(f"warning: {problem.line()}", err=True)
-        if as_json:
+        if as_json and watch:  # the watch prints JSON Lines: the summary is its first line
+            sys.stdout.write(json.dumps(summary.record(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        elif as_json:
             echo_json(summary.record())
         else:
             _print_summary(summary)
+        if watch:
+            _watch(svc, base, kind, retire_missing, as_json)
+
+
+def _watch(svc: Service, base: Path, kind: str, retire_missing: bool, as_json: bool) -> None:
+    """Apply saved files until SIGINT or SIGTERM, then print a one-line summary (exit 0)."""
+    import signal
+    import threading
+
+    from ryvem.application.vault_watch import Applied, VaultSync, WatchSummary, watch_vault
+
+    sync = VaultSync(svc, base, scope=svc.default_scope, kind=kind, retire_missing=retire_missing)
+    sync.start(initial_import=False)
+    total = WatchSummary(root=str(base), scope=sync.scope, kind=kind)
+    stop = threading.Event()
+
+    def on_signal(_signum: int, _frame: object) -> None:
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+
+    def ready() -> None:
+        say(f"watching {base} (Ctrl-C to stop)", err=True)
+
+    def batch(applied: Applied) -> None:
+        total.add(applied)
+        for problem in applied.problems:
+            say(f"warning: {problem.line()}", err=True)
+        if as_json:
+            sys.stdout.write(json.dumps(applied.record(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+            return
+        for ref in applied.written:
+            say(f"wrote {ref}")
+        for old, new in applied.renamed:
+            say(f"renamed {old} -> {new}")
+        for ref in applied.retired:
+            say(f"retired {ref}")
+        sys.stdout.flush()
+
+    def error(message: str) -> None:
+        total.warnings += 1
+        say(f"warning: {message}", err=True)
+
+    try:
+        watch_vault(sync, stop, batch, on_ready=ready, on_error=error)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if as_json:
+        sys.stdout.write(json.dumps(total.record(), ensure_ascii=False) + "\n")
+    else:
+        say(total.line())
 
 
 def unique_ref(head: NodeHead, default_scope: str) -> str:
@@ -214,7 +290,44 @@ def _import_with_bar(svc: Service, base: Path, kind: str, retire_missing: bool) 
         return import_vault(svc, base, kind=kind, retire_missing=retire_missing, progress=report)
 
 
+def _import_history(
+    svc: Service, base: Path, kind: str, retire_missing: bool, as_json: bool
+) -> ImportSummary:
+    """The git history import, with a progress bar over commits on a terminal."""
+    from ryvem.application.vault_history import import_history
+
+    if not sys.stdout.isatty() or as_json:
+        return import_history(svc, base, kind=kind, retire_missing=retire_missing)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("importing commits"), BarColumn(), MofNCompleteColumn(), transient=True
+    ) as bar:
+        task = bar.add_task("commits", total=None)
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return import_history(
+            svc, base, kind=kind, retire_missing=retire_missing, progress=report
+        )
+
+
 def _print_summary(s: ImportSummary) -> None:
+    if s.commits is not None:
+        say(
+            f"imported {s.commits} commits from {s.root} into {s.scope} "
+            f"({s.commits_known} imported before; {s.working_tree} pages differ from HEAD "
+            "and were imported as now)"
+        )
+        say(
+            f"versions: {s.created} created, {s.superseded} superseded, {s.renamed} renamed, "
+            f"{s.unchanged} unchanged, {s.retired} retired"
+            + (f", {s.revived} revived" if s.revived else "")
+            + (f", {s.skipped} skipped" if s.skipped else "")
+        )
+        say(f"links: {s.links_resolved} resolved, {s.links_unresolved} unresolved")
+        return
     say(
         f"imported {s.pages} pages from {s.root} into {s.scope}: {s.created} created, "
         f"{s.superseded} superseded, {s.unchanged} unchanged, {s.retired} retired"

@@ -453,3 +453,82 @@ class NodesContract(ContractBase):
         for ref in ["0" * 24, "task/none", "none"]:
             with pytest.raises(NotFound):
                 service.get(ref)
+
+    # --- renames ---------------------------------------------------------------------------
+
+    def test_a_rename_keeps_one_node_whose_history_spans_both_keys(
+        self, service: Service, repo: GraphRepository
+    ) -> None:
+        """A write with renamed_from closes the old key's version and continues its entity
+        under the new key: one history, the old key no longer current (reading it names the
+        moved node, as reading any closed version does), the past readable under it."""
+        v1 = service.write("page", "Plan", key="notes/plan", body="first")
+        [result] = service.write_many([
+            service.prepare("page", "Plan", key="archive/plan", body="moved",
+                            renamed_from="notes/plan"),
+        ])
+        assert result.outcome == "renamed"
+        moved = result.version
+        assert (moved.entity, moved.supersedes, moved.key) == (v1.entity, v1.id, "archive/plan")
+        assert [v.key for v in service.history("page/archive/plan")] == [
+            "notes/plan", "archive/plan",
+        ]
+        assert service.get("page/notes/plan").id == moved.id  # the old name follows the move
+        assert repo.get_identity(("page", "notes/plan", "global"), None) is None
+        assert service.get(v1.id).superseded_by == moved.id
+        assert service.get("page/notes/plan", as_of=moved.valid_from - 1).body == "first"
+        assert [(e.src, e.dst) for e in supersedes_edges(repo)] == [(moved.id, v1.id)]
+
+    def test_links_to_a_renamed_page_follow_its_keys(self, service: Service) -> None:
+        """A link to the old key dangles after the rename; a link to the new key resolves to
+        the same node, and links the page itself holds move with it."""
+        service.write("page", "Target", key="old")
+        service.write("page", "Other", key="other")
+        service.write("page", "Fan", key="fan", body="[[old]] and [[new]]")
+        assert service.unresolved("page/fan") == ["new"]
+        service.write_many([
+            service.prepare("page", "Target", key="new", body="see [[other]]",
+                            renamed_from="old"),
+        ])
+        assert service.unresolved("page/fan") == ["old"]
+        walked = service.traverse("page/fan")
+        assert [s.dst.key for s in walked] == ["new"]
+        assert [s.dst.key for s in service.traverse("page/new")] == ["other"]
+
+    def test_a_rename_onto_a_current_key_is_refused_and_writes_nothing(
+        self, service: Service, repo: GraphRepository
+    ) -> None:
+        """Two current nodes cannot become one: the rename is a Conflict, nothing is written."""
+        service.write("page", "A", key="a")
+        service.write("page", "B", key="b")
+        before = all_versions(repo)
+        with pytest.raises(Conflict):
+            service.write_many([service.prepare("page", "A", key="b", renamed_from="a")])
+        assert all_versions(repo) == before
+
+    def test_a_rename_from_a_key_with_no_current_version_is_a_plain_write(
+        self, service: Service
+    ) -> None:
+        """Renaming from a retired or unknown key writes the new key as usual."""
+        service.write("page", "Gone", key="gone")
+        service.retire("page/gone")
+        [r] = service.write_many([service.prepare("page", "N", key="n", renamed_from="gone")])
+        assert r.outcome == "created"
+        [r2] = service.write_many([service.prepare("page", "M", key="m", renamed_from="nope")])
+        assert r2.outcome == "created"
+
+    def test_a_dated_rename_starts_after_the_old_keys_latest_valid_time(
+        self, service: Service
+    ) -> None:
+        """A rename's valid time continues the node's history: at or after its latest valid
+        time (equal moves it a microsecond on), never before it."""
+        v1 = service.write("page", "P", key="old", valid_from="2024-01-10T00:00:00Z")
+        with pytest.raises(InvalidInput):
+            service.write_many([service.prepare(
+                "page", "P", key="new", renamed_from="old", valid_from="2024-01-09T00:00:00Z"
+            )])
+        [r] = service.write_many([service.prepare(
+            "page", "P", key="new", renamed_from="old", valid_from="2024-01-10T00:00:00Z"
+        )])
+        assert (r.outcome, r.version.valid_from) == ("renamed", v1.valid_from + 1)
+        assert service.get("page/old", as_of="2024-01-10T00:00:00Z").id == v1.id

@@ -1,0 +1,325 @@
+"""Importing a vault's git history: ``ryvem graph import DIR --git-history``.
+
+Every commit on HEAD's first-parent line that touched a page (a ``*.md`` file below DIR,
+outside dot-folders) becomes a version of that page valid from the commit's time (its
+committer date), oldest first, with the links in it; the version's data is the page's front
+matter plus ``"git": {"commit", "author", "email", "authored", "committed", "message"}``. A
+commit that deletes a page retires it at that time; a rename git reports (``-M``) keeps one
+node, whose history then spans both keys. Commits already imported are skipped: the newest
+commit any version of the scope's pages names is where the next run starts, so running it
+again adds only commits made since. Last, the working tree is imported as now: a page whose
+file differs from HEAD (edited, untracked, or ignored) is written with the import's usual
+rules (:mod:`ryvem.application.vault`) at the present time, and with ``retire_missing`` a page
+whose file is gone is retired now.
+
+Valid times only move forward for a page: a commit dated before the page's latest version
+(clock skew, a rebased date) is placed a microsecond after it; the real date stays in the
+version's ``git`` data. The git part (running ``git``, parsing its output) is
+:mod:`ryvem.gitlog`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ryvem.application.service import NewNode, Service, WriteResult
+from ryvem.application.vault import (
+    BATCH_SIZE,
+    ImportSummary,
+    Problem,
+    count_links,
+    parse_page,
+    prepare_page,
+    scan,
+)
+from ryvem.domain.model import NodeVersion
+from ryvem.domain.validation import validate_kind
+from ryvem.errors import InvalidInput, NotFound
+from ryvem.gitlog import Change, Commit, GitFolder, git_blob_id
+
+__all__ = ["GIT_KEY", "import_history"]
+
+GIT_KEY = "git"  # the data field that carries a version's commit
+DELETED_IN = "deleted in commit"  # a retire reason: the full commit id follows
+_DELETED = re.compile(r"^deleted in commit ([0-9a-f]{40,64})$")
+Progress = Callable[[int, int], None]
+"""Called with (commits done, commits to import) after each commit."""
+
+
+def _write_at(service: Service, nodes: Sequence[NewNode], at: int) -> list[WriteResult]:
+    """Write these nodes valid from ``at`` (recorded now, by ryvem's own clock)."""
+    return service.write_many([dataclasses.replace(n, valid_from=at) for n in nodes])
+
+
+def _retire_at(service: Service, version: NodeVersion, reason: str, at: int) -> None:
+    """Retire a current version as of ``at`` (a microsecond past its start at the earliest)."""
+    service.retire(version.id, reason=reason, valid_to=at)
+
+
+def _page_key(path: str | None) -> str | None:
+    """A page's key for a vault-relative path: ``*.md`` outside dot-folders, else None."""
+    if path is None or not path.endswith(".md") or len(path.rsplit("/", 1)[-1]) <= 3:
+        return None
+    if any(part.startswith(".") for part in path.split("/")):
+        return None
+    return path[:-3]
+
+
+@dataclass
+class _Store:
+    """What the store holds for the scope's pages: commits already imported, the latest
+    valid time of each key (times only move forward), and its current versions."""
+
+    commits: set[str]
+    latest: dict[str, int]
+    moved_forward: int = 0  # commits dated before versions their pages already had
+
+
+def _read_store(service: Service, kind: str, scope: str) -> _Store:
+    commits: set[str] = set()
+    latest: dict[str, int] = {}
+    for batch in service.iter_graph():
+        for v, _ in batch:
+            if v.kind != kind or v.scope != scope or v.key is None:
+                continue
+            git = v.data.get(GIT_KEY)
+            if isinstance(git, dict) and isinstance(git.get("commit"), str):
+                commits.add(git["commit"])
+            if v.retired_reason is not None and (m := _DELETED.match(v.retired_reason)):
+                commits.add(m.group(1))
+            latest[v.key] = max(latest.get(v.key, 0), v.valid_from, v.valid_to or 0)
+    return _Store(commits, latest)
+
+
+def _provenance(commit: Commit) -> dict[str, Any]:
+    return {
+        "commit": commit.id,
+        "author": commit.author,
+        "email": commit.email,
+        "authored": commit.authored,
+        "committed": commit.committed,
+        "message": commit.message,
+    }
+
+
+def import_history(
+    service: Service,
+    root: str | Path,
+    *,
+    scope: str | None = None,
+    kind: str = "page",
+    retire_missing: bool = False,
+    progress: Progress | None = None,
+    git: str | None = None,
+) -> ImportSummary:
+    """Import the vault's git history, then its working tree (see the module docstring)."""
+    kind = validate_kind(kind)
+    sc = service.scope(scope)
+    base = Path(root).expanduser()
+    if not base.exists():
+        raise NotFound(f"no such directory: {root}")
+    if not base.is_dir():
+        raise InvalidInput(f"not a directory: {root}")
+    folder = GitFolder(base, git=git)
+    summary = ImportSummary(root=str(base), scope=sc, kind=kind)
+    summary.commits = 0
+    if folder.is_shallow():
+        summary.problems.append(Problem(
+            ".", "the repository is a shallow clone: history before its oldest commit is "
+            "not there to import",
+        ))
+    log = folder.log()
+    store = _read_store(service, kind, sc)
+    seen = [i for i, c in enumerate(log) if c.id in store.commits]
+    todo = log[seen[-1] + 1 :] if seen else log
+    summary.commits_known = len(log) - len(todo)
+    written: dict[str, NodeVersion] = {}
+    if progress is not None:
+        progress(0, len(todo))
+    if seen:  # the newest imported commit's deletes, in case a stop cut in before them
+        position = {c.id: i for i, c in enumerate(log)}
+        _finish_deletes(service, log[seen[-1]], position, kind, sc)
+    with folder.blob_reader() as read_blob:
+        for n, commit in enumerate(todo, 1):
+            _apply_commit(service, summary, store, commit, read_blob, kind, sc, written)
+            summary.commits += 1
+            if progress is not None:
+                progress(n, len(todo))
+    if store.moved_forward:
+        summary.problems.append(Problem(".", (
+            f"{store.moved_forward} commits are dated before versions their pages already had "
+            "in this scope (an import without --git-history, a rebased date): their versions "
+            "start after those instead; their git data keeps the commit dates"
+        )))
+    _import_working_tree(service, summary, folder, base, kind, sc, retire_missing, written)
+    count_links(service, summary, list(written.values()))
+    return summary
+
+
+def _changes(commit: Commit) -> tuple[dict[str, tuple[Change, str | None]], list[str]]:
+    """A commit's pages: key -> (change, the key it was renamed from) written, keys deleted."""
+    writes: dict[str, tuple[Change, str | None]] = {}
+    deletes: list[str] = []
+    for change in commit.changes:
+        key = _page_key(change.path) if change.status != "D" else None
+        old = _page_key(change.old_path) if change.status == "R" else None
+        if change.status == "D":
+            if (gone := _page_key(change.path)) is not None:
+                deletes.append(gone)
+            continue
+        if change.status == "R" and old is not None and (key is None or change.blob is None):
+            deletes.append(old)  # renamed out of the vault's pages
+            continue
+        if key is None:
+            continue
+        if change.blob is None:  # a page that became a symlink or a submodule
+            deletes.append(key)
+            continue
+        writes[key] = (change, old)
+    # A key both renamed from and written again in one commit keeps its own history.
+    for key, (change, old) in list(writes.items()):
+        if old is not None and old in writes:
+            writes[key] = (change, None)
+    return writes, deletes
+
+
+def _finish_deletes(
+    service: Service, commit: Commit, position: dict[str, int], kind: str, scope: str
+) -> None:
+    """Retire what the last imported commit deleted, if a stop cut in before its retires.
+
+    A page is retired only when its current version comes from an earlier commit: one
+    written later (the working tree, as now) is not the page the commit deleted.
+    """
+    writes, deletes = _changes(commit)
+    here = position[commit.id]
+    for key in sorted(set(deletes) - set(writes)):
+        current = service.repo.get_identity((kind, key, scope), None)
+        git = None if current is None else current.data.get(GIT_KEY)
+        source = git.get("commit") if isinstance(git, dict) else None
+        if current is not None and isinstance(source, str) and position.get(source, here) < here:
+            when = max(min(commit.time * 1_000_000, service.clock.now()), current.valid_from + 1)
+            _retire_at(service, current, f"{DELETED_IN} {commit.id}", when)
+
+
+def _apply_commit(
+    service: Service,
+    summary: ImportSummary,
+    store: _Store,
+    commit: Commit,
+    read_blob: Callable[[str], bytes],
+    kind: str,
+    scope: str,
+    written: dict[str, NodeVersion],
+) -> None:
+    """One commit: its pages' new versions in one transaction, then its deletes."""
+    writes, deletes = _changes(commit)
+    renamed_from = {old for _, old in writes.values() if old is not None}
+    # A commit dated in the future (a skewed clock) is placed now: ryvem records what was
+    # true up to now.
+    at = min(commit.time * 1_000_000, service.clock.now())
+    floor = max([at - 1, *(store.latest.get(k, 0) for k in [*writes, *renamed_from])])
+    if floor >= at + 1_000_000:
+        store.moved_forward += 1
+    at = max(at, floor + 1)
+    nodes: list[NewNode] = []
+    for key, (change, old) in sorted(writes.items()):
+        shown = key + ".md"
+        assert change.blob is not None
+        try:
+            text = read_blob(change.blob).decode("utf-8")
+        except UnicodeDecodeError as e:
+            summary.skipped += 1
+            summary.problems.append(Problem(
+                shown, f"not valid UTF-8 (byte {e.start}) in commit {commit.id[:12]}; skipped"
+            ))
+            continue
+        page = parse_page(key, text)
+        if page.warning is not None:
+            summary.problems.append(Problem(shown, f"{page.warning} (commit {commit.id[:12]})"))
+        if old is not None:
+            target = service.repo.get_identity((kind, key, scope), None)
+            if target is not None:  # the new key is current already: two pages, not a move
+                deletes.append(old)
+                old = None
+        try:
+            nodes.append(service.prepare(
+                kind, page.title, key=key, scope=scope, body=page.body,
+                data={**page.data, GIT_KEY: _provenance(commit)}, renamed_from=old,
+            ))
+        except InvalidInput as e:
+            summary.skipped += 1
+            summary.problems.append(
+                Problem(shown, f"{e.message} (commit {commit.id[:12]}); skipped")
+            )
+    for result in _write_at(service, nodes, at) if nodes else []:
+        setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
+        v = result.version
+        if v.key is not None:
+            written[v.key] = v
+            store.latest[v.key] = max(store.latest.get(v.key, 0), v.valid_from)
+    moved = {n.renamed_from for n in nodes if n.renamed_from is not None}
+    for key in sorted(set(deletes) - moved - set(writes)):
+        current = service.repo.get_identity((kind, key, scope), None)
+        if current is None:
+            continue
+        when = max(at, current.valid_from + 1)
+        _retire_at(service, current, f"{DELETED_IN} {commit.id}", when)
+        store.latest[key] = when
+        written.pop(key, None)
+        summary.retired += 1
+    for key in moved:
+        written.pop(key, None)
+        store.latest.pop(key, None)
+
+
+def _import_working_tree(
+    service: Service,
+    summary: ImportSummary,
+    folder: GitFolder,
+    base: Path,
+    kind: str,
+    scope: str,
+    retire_missing: bool,
+    written: dict[str, NodeVersion],
+) -> None:
+    """Pages whose file differs from HEAD are written now; gone ones retire if asked."""
+    head = folder.head_blobs()
+    files = list(scan(base, summary.problems))
+    summary.files = len(files)
+    changed: list[tuple[str, Path]] = []
+    for key, path in files:
+        blob = head.get(key + ".md")
+        if blob is not None and not path.is_symlink():
+            try:
+                same = git_blob_id(path.read_bytes(), folder.object_format) == blob
+            except OSError:
+                same = False  # prepare_page reports it
+            if same:
+                continue
+        changed.append((key, path))
+    for start in range(0, len(changed), BATCH_SIZE):
+        nodes = [
+            node for key, path in changed[start : start + BATCH_SIZE]
+            if (node := prepare_page(service, summary, key, path, kind, scope, base)) is not None
+        ]
+        for result in service.write_many(nodes):
+            setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
+            if result.outcome != "unchanged" and result.version.key is not None:
+                written[result.version.key] = result.version
+        summary.working_tree += len(nodes)
+    if retire_missing:
+        present = {key for key, _ in files}
+        gone = [
+            v for batch in service.iter_graph() for v, _ in batch
+            if v.is_current and v.kind == kind and v.scope == scope and v.key not in present
+        ]
+        for version in gone:
+            service.retire(version.id, reason="its file is no longer in the vault")
+            written.pop(version.key or "", None)
+            summary.retired += 1

@@ -1,0 +1,151 @@
+"""The git history import and the watch's batches through the application layer, on both
+backends (the CLI tests run the console script on SQLite)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gitrepo import GIT, Repo
+from ryvem.application.service import Service
+from ryvem.application.vault_history import import_history
+from ryvem.application.vault_watch import VaultSync
+from ryvem.domain.timeutil import parse_time
+from ryvem.domain.traversal import discovered_refs
+
+DAYS = ["2024-01-10T09:00:00Z", "2024-02-10T09:00:00Z", "2024-03-10T09:00:00Z"]
+BODY = "# Notes\n\n" + "".join(f"Line {i} of a page long enough to be recognised.\n"
+                              for i in range(15))
+
+
+def walk(service: Service, ref: str, at: str | None = None) -> list[str]:
+    start = service.get(ref, as_of=at).entity
+    return sorted(discovered_refs(start, service.traverse(ref, as_of=at)))
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_history_reads_back_the_same_on_both_backends(service: Service, tmp_path: Path) -> None:
+    """Versions at commit times, links as of each time, a rename and a delete; a second
+    import writes nothing."""
+    r = Repo(tmp_path / "vault")
+    r.write("hub.md", "# Hub\n\n[[a]]\n")
+    r.write("a.md", "# A\n")
+    r.write("b.md", "# B\n")
+    r.write("notes.md", BODY)
+    ids = [r.commit("one", DAYS[0])]
+    r.write("hub.md", "# Hub\n\n[[b]]\n")
+    r.git("mv", "notes.md", "journal.md")
+    ids.append(r.commit("two", DAYS[1]))
+    (r.root / "b.md").unlink()
+    ids.append(r.commit("three", DAYS[2]))
+
+    summary = import_history(service, r.root)
+    assert (summary.commits, summary.renamed, summary.retired) == (3, 1, 1)
+    assert walk(service, "page/hub", "2024-01-20") == ["a"]
+    assert walk(service, "page/hub", "2024-02-20") == ["b"]
+    assert service.traverse("page/hub") == []  # b was deleted in commit three
+    assert [v.valid_from for v in service.history("page/hub")] == [
+        parse_time(DAYS[0]), parse_time(DAYS[1]),
+    ]
+    journal = service.history("page/journal")
+    assert [(v.key, v.data["git"]["commit"]) for v in journal] == [
+        ("notes", ids[0]), ("journal", ids[1]),
+    ]
+    assert service.get("page/b").valid_to == parse_time(DAYS[2])
+
+    again = import_history(service, r.root)
+    assert (again.commits, again.commits_known, again.created, again.superseded) == (0, 3, 0, 0)
+
+
+def test_a_watch_batch_applies_saves_renames_and_deletes(service: Service, tmp_path: Path) -> None:
+    """VaultSync.apply judges paths by the disk: a temporary file renamed over a page, a page
+    renamed, a folder moved, a file deleted (retired with retire_missing)."""
+    vault = tmp_path / "vault"
+    (vault / "dir").mkdir(parents=True)
+    (vault / "page.md").write_text("# Page\n\none\n", encoding="utf-8")
+    (vault / "dir" / "inner.md").write_text("# Inner\n\nsee [[page]]\n", encoding="utf-8")
+    sync = VaultSync(service, vault, retire_missing=True)
+    sync.start()
+
+    tmp = vault / ".page.md.tmp"
+    tmp.write_text("# Page\n\ntwo\n", encoding="utf-8")
+    os.replace(tmp, vault / "page.md")
+    done = sync.apply([str(tmp), str(vault / "page.md")])
+    assert (done.written, done.renamed, done.retired) == (["page/page"], [], [])
+
+    os.rename(vault / "page.md", vault / "moved.md")
+    done = sync.apply([str(vault / "page.md"), str(vault / "moved.md")])
+    assert done.renamed == [("page/page", "page/moved")]
+    assert [v.key for v in service.history("page/moved")] == ["page", "page", "moved"]
+
+    os.rename(vault / "dir", vault / "folder")
+    done = sync.apply([str(vault / "dir"), str(vault / "folder")])
+    assert done.renamed == [("page/dir/inner", "page/folder/inner")]
+
+    (vault / "moved.md").unlink()
+    done = sync.apply([str(vault / "moved.md")])
+    assert done.retired == ["page/moved"]
+    assert not service.get("page/moved").is_current
+
+    (vault / "bad.md").write_bytes(b"\xff")
+    done = sync.apply([str(vault / "bad.md")])
+    assert [p.path for p in done.problems] == ["bad.md"]
+    assert done.written == []
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_commits_in_one_second_and_merged_branches_keep_one_forward_line(
+    service: Service, tmp_path: Path
+) -> None:
+    """Two commits in the same second are two versions a microsecond apart; a merged branch
+    arrives as its merge commit (the first-parent line), at the merge's time."""
+    r = Repo(tmp_path / "vault")
+    r.write("p.md", "# P\n\none\n")
+    r.commit("one", DAYS[0])
+    r.write("p.md", "# P\n\ntwo\n")
+    r.commit("two", DAYS[0])
+    r.git("checkout", "-q", "-b", "side")
+    r.write("p.md", "# P\n\nthree, on a branch\n")
+    r.commit("side", DAYS[1])
+    r.git("checkout", "-q", "main")
+    r.git("merge", "-q", "--no-ff", "-m", "merge side", "side", date=DAYS[2])
+    import_history(service, r.root)
+    chain = service.history("page/p")
+    t0 = parse_time(DAYS[0])
+    assert [(v.valid_from, v.data["git"]["message"]) for v in chain] == [
+        (t0, "one"), (t0 + 1, "two"), (parse_time(DAYS[2]), "merge side"),
+    ]
+    assert chain[-1].body == "# P\n\nthree, on a branch\n"
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_a_stop_between_a_commits_writes_and_its_deletes_is_finished_by_the_next_run(
+    service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C after a commit's versions were written but before its deletes retired: the next
+    run retires them, at the commit's time, and adds nothing else."""
+    import ryvem.application.vault_history as history
+
+    r = Repo(tmp_path / "vault")
+    r.write("keep.md", "# Keep\n")
+    r.write("gone.md", "# Gone\n")
+    r.commit("one", DAYS[0])
+    r.write("keep.md", "# Keep\n\nedited\n")
+    (r.root / "gone.md").unlink()
+    r.commit("two", DAYS[1])
+
+    def interrupted(*_args: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(history, "_retire_at", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            import_history(service, r.root)
+    assert service.get("page/gone").is_current
+    again = import_history(service, r.root)
+    assert (again.commits, again.created, again.superseded) == (0, 0, 0)
+    gone = service.get("page/gone")
+    assert gone.valid_to == parse_time(DAYS[1])
+    assert len(service.history("page/keep")) == 2
