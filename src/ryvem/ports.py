@@ -26,6 +26,7 @@ __all__ = [
     "AppliesPlans",
     "Close",
     "GraphRepository",
+    "IndexProgress",
     "LinkSource",
     "Neighbourhood",
     "WalksInOneQuery",
@@ -35,6 +36,11 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+IndexProgress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``: how far an adapter's one-off index (re)build has got,
+called while a store migrates on open (e.g. ``"search index"``; ``total`` rows). Opening a
+store takes one optionally; the CLI draws a progress bar from it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +248,13 @@ class GraphRepository(Protocol):
         limit: int,
         as_of: int | None,
     ) -> list[SearchHit]:
-        """Best-first hits; an empty query lists the most recent rows for the filters."""
+        """Hits in rank order, best first (``score`` descending; the position is the rank).
+
+        The lexical contract: the domain's :func:`~ryvem.domain.search.lexical_plan` terms
+        OR-ed, words stemmed and diacritics folded, ranked by BM25 over title (x4), key (x2)
+        and body, rows holding more of the words first; current rows only, or with ``as_of``
+        the rows valid then, ranked the same way from an index of every version's text. An
+        empty query lists the most recent rows for the filters."""
 
     def expand(
         self,

@@ -2,9 +2,17 @@
 
 Supported syntax (documented in the README):
 
-* words are ANDed: ``cache invalidation`` finds rows holding both words;
-* ``"quoted phrases"`` match the words in that order;
+* words are OR-ed and ranked: ``cache invalidation`` finds rows holding either word, rows
+  holding more of the words (and rarer ones) first — BM25 on both backends. Words are
+  stemmed by the backends (``sessions`` finds ``session``; Porter's English stemmer) and
+  diacritics folded (``cafe`` finds ``café``);
+* ``"quoted phrases"`` match the words in that order (a phrase is one term of the OR);
 * a trailing ``*`` makes a word a prefix: ``invalid*``.
+
+Before ranking, :func:`lexical_plan` drops stop words (``how``, ``the``, ``do`` …: the
+:data:`STOP_WORDS` list) when the query holds other words, and adds each pair of
+neighbouring remaining words as a bonus phrase, so rows holding the words together rank
+first. (Until schema 2 the words were ANDed: a row had to hold every word.)
 
 Everything else (``NEAR(``, ``col:x``, ``^``, ``-``, ``AND``/``OR``/``NOT``, brackets,
 stray quotes) is read as plain words or dropped as punctuation, so any text is a valid
@@ -21,11 +29,15 @@ from dataclasses import dataclass
 from ryvem.domain.model import SearchHit
 
 __all__ = [
+    "MAX_PAIRS",
     "MAX_TERMS",
+    "STOP_WORDS",
+    "LexicalPlan",
     "PastRow",
     "SearchQuery",
     "Term",
     "excerpt",
+    "lexical_plan",
     "needles",
     "parse_search",
     "rank_past",
@@ -72,6 +84,62 @@ def parse_search(text: str | None) -> SearchQuery:
         prefix = bare.endswith("*")
         terms.append(Term(words, prefix=prefix))
     return SearchQuery(tuple(terms[:MAX_TERMS]))
+
+
+MAX_PAIRS = 16
+
+# Lucene's English stop set (what Neo4j's ``english`` analyzer drops) plus the question words
+# agents' queries are made of. Chosen on the eval's tune split (docs/search.md): dropping them
+# when other words exist stops "how do I …" from ranking pages full of "how" and "do".
+STOP_WORDS = frozenset(
+    # Lucene EnglishAnalyzer.ENGLISH_STOP_WORDS_SET
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with "
+    # question and filler words
+    "am been being can could did do does doing had has have having he her here hers him his "
+    "how i its me my myself our ours she should so than them those us we were what when "
+    "where which who whom why would you your yours".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalPlan:
+    """What a backend ranks: ``terms`` OR-ed, plus ``pairs`` (bonus phrases of two
+    neighbouring words). Empty ``terms`` means the text had no word at all."""
+
+    terms: tuple[Term, ...]
+    pairs: tuple[Term, ...]
+
+    @property
+    def clauses(self) -> tuple[Term, ...]:
+        """Every OR-ed clause: the terms, then the bonus pairs."""
+        return self.terms + self.pairs
+
+
+def _plain(term: Term) -> bool:
+    return not term.prefix and len(term.words) == 1
+
+
+def lexical_plan(query: SearchQuery) -> LexicalPlan:
+    """The OR-ed terms a lexical search ranks, the same on every backend.
+
+    Stop words (a bare word in :data:`STOP_WORDS`) are dropped when any other term remains —
+    a query made only of stop words searches them as given. Each pair of neighbouring bare
+    words that remain becomes a bonus phrase (at most :data:`MAX_PAIRS`), so a row holding
+    "page templates" together outranks one holding "page" and "templates" apart.
+    Duplicate terms are dropped (BM25 would count them twice).
+    """
+    terms = tuple(dict.fromkeys(query.terms))
+    kept = tuple(t for t in terms if not (_plain(t) and t.words[0] in STOP_WORDS))
+    if kept:
+        terms = kept
+    pairs: list[Term] = []
+    for a, b in zip(terms, terms[1:], strict=False):
+        if _plain(a) and _plain(b):
+            pair = Term(a.words + b.words)
+            if pair not in pairs and pair not in terms:
+                pairs.append(pair)
+    return LexicalPlan(terms, tuple(pairs[:MAX_PAIRS]))
 
 
 def needles(query: SearchQuery) -> list[str]:
