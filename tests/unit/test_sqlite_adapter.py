@@ -68,6 +68,39 @@ def test_an_empty_older_file_is_migrated_on_open(tmp_path: Path) -> None:
     assert scalar(path, "PRAGMA user_version") == len(migrations())
 
 
+def test_a_schema_1_store_migrates_to_stemmed_ranked_search_on_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store written by the schema-1 ryvem (unstemmed, current-only index) is migrated when
+    opened: both search indexes are rebuilt once from its rows, reporting progress, and its
+    current and past text is then found by other word forms."""
+    import ryvem.adapters.sqlite.repository as adapter
+
+    path = tmp_path / "v1.db"
+    with monkeypatch.context() as m:
+        m.setattr(adapter, "_MIGRATIONS", adapter._MIGRATIONS[:1])
+        with SqliteRepository.open(path) as old:
+            svc = Service(old)
+            v1 = svc.write("note", "Sessions in cookies", key="s", body="we stored them")
+            v2 = svc.write("note", "Sessions in redis", key="s", body="moved")
+            for i in range(7):
+                svc.write("note", f"Filler {i}", key=f"f{i}")
+            assert [h.id for h in svc.search("session")] == []  # schema 1: no stemming
+    assert scalar(path, "PRAGMA user_version") == 1
+    seen: list[tuple[str, int, int]] = []
+    with SqliteRepository.open(path, progress=lambda *a: seen.append(a)) as repo:
+        svc = Service(repo)
+        assert [h.id for h in svc.search("session")] == [v2.id]
+        assert [h.id for h in svc.search("storing", as_of=v1.valid_from)] == [v1.id]
+        assert svc.search("storing") == []
+        assert repo.integrity_problems() == []
+    assert scalar(path, "PRAGMA user_version") == len(migrations())
+    assert seen[0] == ("search index", 0, 9) and seen[-1] == ("search index", 9, 9)
+    seen.clear()
+    SqliteRepository.open(path, progress=lambda *a: seen.append(a)).close()
+    assert seen == []  # rebuilt once
+
+
 def test_a_file_from_a_newer_ryvem_is_refused_with_one_clear_line(tmp_path: Path) -> None:
     """A user_version above what this ryvem knows is refused, and the file is left alone."""
     path = tmp_path / "future.db"

@@ -23,24 +23,18 @@ quoted, never from the raw text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from ryvem.domain.model import SearchHit
+from itertools import pairwise
 
 __all__ = [
     "MAX_PAIRS",
     "MAX_TERMS",
     "STOP_WORDS",
     "LexicalPlan",
-    "PastRow",
     "SearchQuery",
     "Term",
-    "excerpt",
     "lexical_plan",
-    "needles",
     "parse_search",
-    "rank_past",
 ]
 
 MAX_TERMS = 32
@@ -91,15 +85,16 @@ MAX_PAIRS = 16
 # Lucene's English stop set (what Neo4j's ``english`` analyzer drops) plus the question words
 # agents' queries are made of. Chosen on the eval's tune split (docs/search.md): dropping them
 # when other words exist stops "how do I …" from ranking pages full of "how" and "do".
-STOP_WORDS = frozenset(
-    # Lucene EnglishAnalyzer.ENGLISH_STOP_WORDS_SET
+_LUCENE_ENGLISH_STOP = (  # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET
     "a an and are as at be but by for if in into is it no not of on or such that the their "
-    "then there these they this to was will with "
-    # question and filler words
+    "then there these they this to was will with"
+)
+_QUESTION_WORDS = (
     "am been being can could did do does doing had has have having he her here hers him his "
     "how i its me my myself our ours she should so than them those us we were what when "
-    "where which who whom why would you your yours".split()
+    "where which who whom why would you your yours"
 )
+STOP_WORDS = frozenset(_LUCENE_ENGLISH_STOP.split() + _QUESTION_WORDS.split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,50 +129,9 @@ def lexical_plan(query: SearchQuery) -> LexicalPlan:
     if kept:
         terms = kept
     pairs: list[Term] = []
-    for a, b in zip(terms, terms[1:], strict=False):
+    for a, b in pairwise(terms):
         if _plain(a) and _plain(b):
             pair = Term(a.words + b.words)
             if pair not in pairs and pair not in terms:
                 pairs.append(pair)
     return LexicalPlan(terms, tuple(pairs[:MAX_PAIRS]))
-
-
-def needles(query: SearchQuery) -> list[str]:
-    """The lowercase substrings a past-time search looks for: one per term."""
-    return [" ".join(t.words) for t in query.terms]
-
-
-def excerpt(body: str, found: Sequence[str], width: int = 120) -> str:
-    """About ``width`` characters of ``body`` around the first of ``found`` it contains."""
-    low = body.lower()
-    pos = min((p for p in (low.find(n) for n in found) if p >= 0), default=0)
-    start = max(0, pos - width // 3)
-    text = " ".join(body[start : start + width].split())
-    return ("…" if start else "") + text
-
-
-PastRow = tuple[str, str, str, str, str, int]
-"""(id, kind, scope, title, body, valid_from) of a row valid at the searched time."""
-
-
-def rank_past(rows: Iterable[PastRow], found: Sequence[str], limit: int) -> list[SearchHit]:
-    """Rank substring matches of a past-time search, the same way on every backend.
-
-    Superseded text is in no full-text index, so the past is matched by substring; the score
-    counts occurrences, a title occurrence weighing four times a body one; ties go to the
-    newest row.
-    """
-    scored = []
-    for id_, kind, scope, title, body, valid_from in rows:
-        body = body or ""
-        text = f"{title}\n{body}".lower()
-        score = float(
-            sum(text.count(n) for n in found) + 3 * sum(title.lower().count(n) for n in found)
-        )
-        hit = SearchHit.model_construct(
-            id=id_, kind=kind, scope=scope, title=title, snippet=excerpt(body, found),
-            score=score,
-        )
-        scored.append((score, valid_from, hit))
-    scored.sort(key=lambda h: (-h[0], -h[1]))
-    return [h[2] for h in scored[:limit]]

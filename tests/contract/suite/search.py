@@ -103,10 +103,11 @@ class SearchContract(ContractBase):
         assert sorted(hits) == sorted([both.id, cache_only.id, inval.id])
 
     def test_rows_holding_more_of_the_words_rank_higher(self, service: Service) -> None:
-        """Three words: a row with all three above rows with two, above rows with one."""
-        one = service.write("note", "Retry", key="one", body="a note about nothing else")
-        three = service.write("note", "Checkout retry", key="three", body="idempotent")
-        two = service.write("note", "Checkout flow", key="two", body="idempotent calls")
+        """Three words of equal rarity in bodies of equal length: the row with all three
+        above the row with two, above the row with one."""
+        one = service.write("note", "Note", key="one", body="retry plain plain text")
+        three = service.write("note", "Note", key="three", body="checkout retry idempotent text")
+        two = service.write("note", "Note", key="two", body="checkout plain idempotent text")
         for i in range(4):  # padding, so the words are not in most rows
             service.write("note", f"Filler {i}", key=f"f{i}", body="plain text")
         hits = ids(service.search("checkout retry idempotent"))

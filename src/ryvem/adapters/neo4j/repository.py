@@ -3,10 +3,12 @@
 The graph in Neo4j:
 
 * ``(:Version)`` — one node per node version, with the row's columns as properties (``data``
-  as a JSON string). Keyed rows also carry ``ident`` (a JSON ``[kind, key, scope]``). Current
-  rows carry the ``:Current`` label and the full-text fields ``ft_title``/``ft_body``; closing
-  a window removes both. A uniqueness constraint on ``(:Current).ident`` makes the store
-  refuse a second current row of one identity.
+  as a JSON string) and the full-text fields ``ft_title``/``ft_key``/``ft_body`` (its words,
+  folded), indexed by ``ryvem_text_all`` (as-of search). Keyed rows also carry ``ident`` (a
+  JSON ``[kind, key, scope]``). Current rows carry the ``:Current`` label, indexed by
+  ``ryvem_text`` (current search); closing a window removes the label. A uniqueness
+  constraint on ``(:Current).ident`` makes the store refuse a second current row of one
+  identity.
 * ``(:Entity {id})-[:EDGE {id, rel, data, valid_from, valid_to, cur}]->(:Entity {id})`` — edges
   join entity ids (version ids for ``supersedes``), so a walk never looks at versions except
   to check the far end is valid at the walk's time. ``cur`` is carried by current edges only,
@@ -64,11 +66,12 @@ from ryvem.domain.model import (
     trusted,
 )
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
-from ryvem.domain.search import SearchQuery, needles, rank_past
+from ryvem.domain.search import SearchQuery, Term, lexical_plan
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     AppliesPlans,
     Close,
+    IndexProgress,
     LinkSource,
     Neighbourhood,
     WriteContext,
@@ -83,6 +86,8 @@ T = TypeVar("T")
 _LOAD_CHUNK = 5000
 _CONNECT_TIMEOUT_S = 5.0
 _INDEX_WAIT_S = 300
+_ANALYZER = "english"  # what schema_14_text / schema_15_text_all create
+_TEXT_FIELDS = ["ft_title", "ft_key", "ft_body"]
 _RETRY_S = 30.0
 _POOL_SIZE = 100
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
@@ -129,7 +134,6 @@ def _ft(text: str) -> str:
 
 def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
     norm = normalize(v.key) if v.key is not None else None
-    current = v.valid_to is None
     props = {f: getattr(v, f) for f in NODE_FIELDS if f != "id"}
     for f in JSON_FIELDS:
         props[f] = _dump(props[f])
@@ -138,13 +142,17 @@ def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
         key_tail=tail(norm) if norm is not None else None,
         ident=None if v.key is None else _ident((v.kind, v.key, v.scope)),
         link_targets=sorted(set(targets)) or None,
+        **_text_fields(v.title, v.key, v.body),
     )
+    return {"id": v.id, "props": props, "tails": sorted({tail(t) for t in targets})}
+
+
+def _text_fields(title: str, key: str | None, body: str | None) -> dict[str, str | None]:
+    """A version's full-text fields: its words as the search parser splits them, folded."""
     return {
-        "id": v.id,
-        "props": props,
-        "ft_title": _ft(v.title) if current else None,
-        "ft_body": _ft(v.body) if current else None,
-        "tails": sorted({tail(t) for t in targets}),
+        "ft_title": _ft(title or ""),
+        "ft_key": None if key is None else _ft(key),
+        "ft_body": _ft(body or ""),
     }
 
 
@@ -190,20 +198,24 @@ def _escape(word: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", word)
 
 
+def _clause(term: Term) -> str | None:
+    """One OR-ed term as Lucene syntax over the three fields (title x4, key x2, body): words
+    escaped and quoted; a prefix term's last word as escaped ``word*``, its others required."""
+    words = [_escape(w) for w in (_fold(w) for w in term.words) if w]
+    if not words:
+        return None
+    if term.prefix:
+        parts = [f'+"{w}"' for w in words[:-1]] + [f"+{words[-1]}*"]
+        x = "(" + " ".join(parts) + ")"
+    else:
+        x = '"' + " ".join(words) + '"'
+    return f"(ft_title:{x}^4 ft_key:{x}^2 ft_body:{x})"
+
+
 def _lucene(query: SearchQuery) -> str:
-    """A Lucene query built only from parsed terms: each term escaped and quoted (a prefix term
-    as escaped ``word*``), required, matched in the title (weight 4) or the body."""
-    clauses = []
-    for term in query.terms:
-        words = [_escape(w) for w in (_fold(w) for w in term.words) if w]
-        if not words:
-            continue
-        if term.prefix:
-            parts = [f'"{w}"' for w in words[:-1]] + [words[-1] + "*"]
-        else:
-            parts = ['"' + " ".join(words) + '"']
-        clauses += [f"+(ft_title:{p}^4 ft_body:{p})" for p in parts]
-    return " ".join(clauses)
+    """A Lucene query built only from the domain's lexical plan: every clause OR-ed."""
+    clauses = (_clause(t) for t in lexical_plan(query).clauses)
+    return " ".join(c for c in clauses if c)
 
 
 def _snippet(title: str, body: str, query: SearchQuery) -> str:
@@ -451,10 +463,15 @@ class Neo4jRepository:
         database: str | None = None,
         *,
         pool_size: int | None = None,
+        progress: IndexProgress | None = None,
     ) -> Neo4jRepository:
         """Connect, check the credentials, and create the schema if it is missing.
 
-        ``pool_size`` caps the connections this process keeps (the driver's 100 if None).
+        ``pool_size`` caps the connections this process keeps (the driver's 100 if None). A
+        store from an older ryvem migrates here: a full-text index whose analyzer or fields
+        differ is dropped, every version's full-text fields are filled (reporting
+        ``progress("search index", done, total)``), and the indexes are created and waited
+        for until online.
         """
         try:
             driver = GraphDatabase.driver(
@@ -471,7 +488,7 @@ class Neo4jRepository:
         repo = cls(driver, uri, database)
         try:
             driver.verify_connectivity()
-            repo._bootstrap()
+            repo._bootstrap(progress)
         except (*DRIVER_ERRORS, ValueError) as e:
             driver.close()
             raise from_driver(e, uri) from e
@@ -480,13 +497,26 @@ class Neo4jRepository:
             raise
         return repo
 
-    def _bootstrap(self) -> None:
-        """Create missing constraints and indexes (idempotent) and wait until they are online."""
-        existing = {r["name"] for r in self._query("schema_names")}
+    def _bootstrap(self, progress: IndexProgress | None = None) -> None:
+        """Create missing constraints and indexes (idempotent) and wait until they are online.
+
+        A full-text index that differs from what this ryvem creates (an older analyzer or
+        fields) is dropped first; when the every-version index is missing, the versions'
+        full-text fields are (re)filled before it is created.
+        """
+        found = {r["name"]: r for r in self._query("schema_names")}
+        text = found.get("ryvem_text")
+        if text is not None and (
+            text["analyzer"] != _ANALYZER or list(text["properties"] or []) != _TEXT_FIELDS
+        ):
+            self._query("drop_text_index", write=True)
+            del found["ryvem_text"]
+        if "ryvem_text_all" not in found:
+            self._fill_text_fields(progress)
         missing = []
         for name in cypher.names("schema_"):
             m = _SCHEMA_NAME.search(cypher.load(name))
-            if m is None or m.group(1) not in existing:
+            if m is None or m.group(1) not in found:
                 missing.append(name)
         if not missing:
             return
@@ -497,6 +527,25 @@ class Neo4jRepository:
                 if "AlreadyExists" not in (e.code or ""):
                     raise
         self._query("await_indexes", seconds=_INDEX_WAIT_S)
+
+    def _fill_text_fields(self, progress: IndexProgress | None) -> None:
+        """Give every version its full-text fields (an older store kept them on current rows
+        only, without the key), a page of versions at a time."""
+        total = self._query("count_versions")[0]["n"]
+        if not total:
+            return
+        if progress is not None:
+            progress("search index", 0, total)
+        after, done = "", 0
+        while True:
+            page = self._query("text_fields_page", after=after, batch=_LOAD_CHUNK)
+            if not page:
+                return
+            rows = [{"id": r["id"], **_text_fields(r["title"], r["key"], r["body"])} for r in page]
+            self._query("set_text_fields", write=True, rows=rows)
+            after, done = page[-1]["id"], done + len(page)
+            if progress is not None:
+                progress("search index", min(done, total), max(total, done))
 
     def close(self) -> None:
         self._driver.close()
@@ -620,6 +669,8 @@ class Neo4jRepository:
     ) -> list[SearchHit]:
         filters: dict[str, Any] = {"kinds": list(kinds), "limit": limit, **_scope_params(scope)}
         lucene = "" if query.empty else _lucene(query)
+        if not query.empty and not lucene:
+            return []
         if not lucene:
             if as_of is None:
                 rows = self._read("recent_current", **filters)
@@ -632,9 +683,10 @@ class Neo4jRepository:
                 )
                 for r in rows
             ]
-        if as_of is not None:
-            return self._search_as_of(query, filters, as_of)
-        rows = self._read("search_fulltext", query=lucene, **filters)
+        if as_of is None:
+            rows = self._read("search_fulltext", query=lucene, **filters)
+        else:
+            rows = self._read("search_as_of", query=lucene, as_of=as_of, **filters)
         return [
             SearchHit.model_construct(
                 id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
@@ -643,24 +695,6 @@ class Neo4jRepository:
             )
             for r in rows
         ]
-
-    def _search_as_of(
-        self, query: SearchQuery, filters: dict[str, Any], as_of: int
-    ) -> list[SearchHit]:
-        # Superseded text is not in the full-text index: the past is searched by substring,
-        # scored as the SQLite adapter scores it.
-        found = needles(query)
-        limit = filters["limit"]
-        rows = self._read(
-            "search_as_of", as_of=as_of, needles=found,
-            **{**filters, "limit": max(limit * 20, 200)},
-        )
-        return rank_past(
-            ((r["id"], r["kind"], r["scope"], r["title"], r["body"], r["valid_from"])
-             for r in rows),
-            found,
-            limit,
-        )
 
     def expand(
         self,
