@@ -3,7 +3,7 @@
 The graph in Neo4j:
 
 * ``(:Version)`` — one node per node version, with the row's columns as properties (``data``
-  as a JSON string) and the full-text fields ``ft_title``/``ft_key``/``ft_body`` (its words,
+  as a JSON string) and the full-text field ``ft_text`` (its title, key and body's words,
   folded), indexed by ``ryvem_text_all`` (as-of search). Keyed rows also carry ``ident`` (a
   JSON ``[kind, key, scope]``). Current rows carry the ``:Current`` label, indexed by
   ``ryvem_text`` (current search); closing a window removes the label. A uniqueness
@@ -87,7 +87,9 @@ _LOAD_CHUNK = 5000
 _CONNECT_TIMEOUT_S = 5.0
 _INDEX_WAIT_S = 300
 _ANALYZER = "english"  # what schema_14_text / schema_15_text_all create
-_TEXT_FIELDS = ["ft_title", "ft_key", "ft_body"]
+_TEXT_FIELDS = ["ft_text"]
+_TITLE_WEIGHT = 4  # as SQLite's bm25(nodes_fts, 4.0, 2.0, 1.0)
+_KEY_WEIGHT = 2
 _RETRY_S = 30.0
 _POOL_SIZE = 100
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
@@ -147,13 +149,14 @@ def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
     return {"id": v.id, "props": props, "tails": sorted({tail(t) for t in targets})}
 
 
-def _text_fields(title: str, key: str | None, body: str | None) -> dict[str, str | None]:
-    """A version's full-text fields: its words as the search parser splits them, folded."""
-    return {
-        "ft_title": _ft(title or ""),
-        "ft_key": None if key is None else _ft(key),
-        "ft_body": _ft(body or ""),
-    }
+def _text_fields(title: str, key: str | None, body: str | None) -> dict[str, str]:
+    """A version's full-text field ``ft_text``: its words as the search parser splits them,
+    folded — the title four times, the key twice, then the body. One field, so Lucene's BM25
+    sees one document length as FTS5's bm25 does (per-field scores would let a one-word title
+    outweigh everything), and the repeats weigh the title 4x and the key 2x as SQLite's column
+    weights do."""
+    head = [_ft(title or "")] * _TITLE_WEIGHT + ([_ft(key)] * _KEY_WEIGHT if key else [])
+    return {"ft_text": " ".join([*head, _ft(body or "")])}
 
 
 def _edge_row(e: Edge) -> dict[str, Any]:
@@ -199,8 +202,8 @@ def _escape(word: str) -> str:
 
 
 def _clause(term: Term) -> str | None:
-    """One OR-ed term as Lucene syntax over the three fields (title x4, key x2, body): words
-    escaped and quoted; a prefix term's last word as escaped ``word*``, its others required."""
+    """One OR-ed term as Lucene syntax over ``ft_text``: words escaped and quoted; a prefix
+    term's last word as escaped ``word*``, its others required."""
     words = [_escape(w) for w in (_fold(w) for w in term.words) if w]
     if not words:
         return None
@@ -209,7 +212,7 @@ def _clause(term: Term) -> str | None:
         x = "(" + " ".join(parts) + ")"
     else:
         x = '"' + " ".join(words) + '"'
-    return f"(ft_title:{x}^4 ft_key:{x}^2 ft_body:{x})"
+    return f"ft_text:{x}"
 
 
 def _lucene(query: SearchQuery) -> str:
@@ -541,7 +544,9 @@ class Neo4jRepository:
             page = self._query("text_fields_page", after=after, batch=_LOAD_CHUNK)
             if not page:
                 return
-            rows = [{"id": r["id"], **_text_fields(r["title"], r["key"], r["body"])} for r in page]
+            rows = [
+                {"id": r["id"], **_text_fields(r["title"], r["key"], r["body"])} for r in page
+            ]
             self._query("set_text_fields", write=True, rows=rows)
             after, done = page[-1]["id"], done + len(page)
             if progress is not None:
