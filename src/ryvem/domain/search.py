@@ -23,7 +23,10 @@ quoted, never from the raw text.
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 __all__ = [
@@ -33,8 +36,10 @@ __all__ = [
     "LexicalPlan",
     "SearchQuery",
     "Term",
+    "fold",
     "lexical_plan",
     "parse_search",
+    "snippet",
 ]
 
 MAX_TERMS = 32
@@ -135,3 +140,104 @@ def lexical_plan(query: SearchQuery) -> LexicalPlan:
             if pair not in pairs and pair not in terms:
                 pairs.append(pair)
     return LexicalPlan(terms, tuple(pairs[:MAX_PAIRS]))
+
+
+def fold(word: str) -> str:
+    """Lowercase without diacritics (what both backends' indexes see of a word)."""
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s", "e")
+
+
+def _stem(word: str) -> str:
+    """A rough stem, only to decide which words a snippet marks (the indexes stem properly)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+SNIPPET_TOKENS = 16
+
+
+@lru_cache(maxsize=64)
+def _matcher(query: SearchQuery) -> tuple[re.Pattern[str], Callable[[str], bool]] | None:
+    """For one query (its snippets are cut once per hit): a regex of the word starts that can
+    match, and the test whether a word matches (memoised per word)."""
+    stems: set[str] = set()
+    prefixes: list[str] = []
+    for term in query.terms:
+        folded = [fold(w) for w in term.words]
+        if term.prefix and folded:
+            stems.update(_stem(w) for w in folded[:-1])
+            prefixes.append(folded[-1])
+        else:
+            stems.update(_stem(w) for w in folded)
+    starts = sorted(stems | set(prefixes), key=len, reverse=True)
+    if not starts:
+        return None
+
+    @lru_cache(maxsize=4096)
+    def hit(word: str) -> bool:
+        f = fold(word)
+        return _stem(f) in stems or any(f.startswith(p) for p in prefixes)
+
+    begins = re.compile(
+        r"(?<![^\W_])(?:" + "|".join(re.escape(x) for x in starts) + ")", re.IGNORECASE
+    )
+    return begins, hit
+
+
+def snippet(title: str, body: str, query: SearchQuery) -> str:
+    """About 16 words of the body (else the title) around the first word that matches the
+    query — the same word, another form of it, or a prefix term's continuation — matches
+    marked ``**word**``; the body's start when nothing matches. Cut in Python from the rows
+    returned, the same on both backends (FTS5's snippet() costs a tokenisation of every
+    matching row's body before the sort)."""
+    matcher = _matcher(query)
+    if matcher is None:
+        return " ".join(body[:400].split())[:120]
+    begins, hit = matcher
+    for text in (body, title):
+        first = _first_hit(text, begins, hit)
+        if first is None:
+            continue
+        lo = max(0, first - 160)
+        lo = 0 if lo == 0 else text.rfind(" ", 0, lo) + 1
+        tokens = list(_WORD.finditer(text, lo, first + 400))
+        at = next(i for i, t in enumerate(tokens) if t.start() == first)
+        start = max(0, at - 3)
+        end = min(len(tokens), start + SNIPPET_TOKENS)
+        out: list[str] = []
+        pos = tokens[start].start()
+        for t in tokens[start:end]:
+            out.append(text[pos : t.start()])
+            out.append(f"**{t.group(0)}**" if hit(t.group(0)) else t.group(0))
+            pos = t.end()
+        more = _WORD.search(text, tokens[end - 1].end()) is not None
+        return ("…" if pos > 0 and tokens[start].start() > 0 else "") + "".join(out) + (
+            "…" if more else ""
+        )
+    return " ".join(body[:400].split())[:120]
+
+
+_NON_ASCII_WORD = re.compile(r"[^\W_]*[^\x00-\x7f][^\W_]*")
+
+
+def _first_hit(text: str, begins: re.Pattern[str], hit: Callable[[str], bool]) -> int | None:
+    """Where the first matching word of ``text`` starts: a regex finds the words that start
+    with a stem or prefix; words with non-ASCII letters (which it cannot see folded) are
+    checked one by one."""
+    found = None
+    for m in begins.finditer(text):
+        word = _WORD.match(text, m.start())
+        if word is not None and hit(word.group(0)):
+            found = m.start()
+            break
+    if not text.isascii():
+        for w in _NON_ASCII_WORD.finditer(text, 0, len(text) if found is None else found):
+            if hit(w.group(0)):
+                return w.start()
+    return found

@@ -32,7 +32,6 @@ import json
 import random
 import re
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -66,7 +65,7 @@ from ryvem.domain.model import (
     trusted,
 )
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
-from ryvem.domain.search import SearchQuery, Term, lexical_plan
+from ryvem.domain.search import SearchQuery, Term, fold, lexical_plan, snippet
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     AppliesPlans,
@@ -95,7 +94,6 @@ _POOL_SIZE = 100
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
-_SNIPPET_TOKENS = 16
 _FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
 """Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
 
@@ -131,7 +129,7 @@ def _ident(identity: Identity) -> str:
 
 def _ft(text: str) -> str:
     """Text as the full-text index sees it: the search parser's words, folded."""
-    return " ".join(_fold(w) for w in _WORD.findall(text))
+    return " ".join(fold(w) for w in _WORD.findall(text))
 
 
 def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
@@ -191,12 +189,6 @@ def _scope_params(scope: ScopeFilter) -> dict[str, str | None]:
 # --- search helpers -------------------------------------------------------------------------
 
 
-def _fold(word: str) -> str:
-    """Lowercase without diacritics: indexed words and query words alike."""
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
 def _escape(word: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", word)
 
@@ -204,7 +196,7 @@ def _escape(word: str) -> str:
 def _clause(term: Term) -> str | None:
     """One OR-ed term as Lucene syntax over ``ft_text``: words escaped and quoted; a prefix
     term's last word as escaped ``word*``, its others required."""
-    words = [_escape(w) for w in (_fold(w) for w in term.words) if w]
+    words = [_escape(w) for w in (fold(w) for w in term.words) if w]
     if not words:
         return None
     if term.prefix:
@@ -219,39 +211,6 @@ def _lucene(query: SearchQuery) -> str:
     """A Lucene query built only from the domain's lexical plan: every clause OR-ed."""
     clauses = (_clause(t) for t in lexical_plan(query).clauses)
     return " ".join(c for c in clauses if c)
-
-
-def _snippet(title: str, body: str, query: SearchQuery) -> str:
-    """About 16 words around the first matched word, matches marked ``**word**``."""
-    exact: set[str] = set()
-    prefixes: list[str] = []
-    for term in query.terms:
-        folded = [_fold(w) for w in term.words]
-        if term.prefix and folded:
-            exact.update(folded[:-1])
-            prefixes.append(folded[-1])
-        else:
-            exact.update(folded)
-
-    def hit(word: str) -> bool:
-        f = _fold(word)
-        return f in exact or any(f.startswith(p) for p in prefixes)
-
-    for text in (body, title):
-        tokens = list(_WORD.finditer(text))
-        first = next((i for i, t in enumerate(tokens) if hit(t.group(0))), None)
-        if first is None:
-            continue
-        start = max(0, min(first - 3, len(tokens) - _SNIPPET_TOKENS))
-        end = min(len(tokens), start + _SNIPPET_TOKENS)
-        out: list[str] = []
-        pos = tokens[start].start()
-        for t in tokens[start:end]:
-            out.append(text[pos : t.start()])
-            out.append(f"**{t.group(0)}**" if hit(t.group(0)) else t.group(0))
-            pos = t.end()
-        return ("…" if start > 0 else "") + "".join(out) + ("…" if end < len(tokens) else "")
-    return " ".join(body.split())[:120]
 
 
 # --- the write transaction ------------------------------------------------------------------
@@ -695,7 +654,7 @@ class Neo4jRepository:
         return [
             SearchHit.model_construct(
                 id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
-                snippet=_snippet(r["title"], r["body"] or "", query),
+                snippet=snippet(r["title"], r["body"] or "", query),
                 score=round(float(r["score"]), 6),
             )
             for r in rows

@@ -41,7 +41,7 @@ from ryvem.domain.model import (
     trusted,
 )
 from ryvem.domain.scopes import ScopeFilter
-from ryvem.domain.search import SearchQuery, lexical_plan
+from ryvem.domain.search import SearchQuery, lexical_plan, snippet
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import Close, IndexProgress, LinkSource, WriteTx
 
@@ -512,7 +512,7 @@ class SqliteRepository:
         by_kind = bool(kinds)
         if query.empty:
             rows = self._read(_sql("recent", as_of=as_of, scope=shape, kinds=by_kind), params)
-            return [_hit(r, plain=True) for r in rows]
+            return [_listed(r) for r in rows]
         match = _fts_expression(query)
         if not match:
             return []
@@ -521,7 +521,13 @@ class SqliteRepository:
                  scope=shape, kinds=by_kind),
             {**params, "match": match},
         )
-        return [_hit(r) for r in rows]
+        return [
+            SearchHit.model_construct(
+                id=r[0], kind=r[1], scope=r[2], title=r[3], snippet=snippet(r[3], r[4], query),
+                score=round(-float(r[5]), 6),
+            )
+            for r in rows
+        ]
 
     def expand(
         self,
@@ -644,13 +650,11 @@ def _fill_fts(conn: sqlite3.Connection, progress: IndexProgress | None) -> None:
             progress("search index", done, total)
 
 
-def _hit(row: Sequence[Any], *, plain: bool = False) -> SearchHit:
-    snippet = row[4] or ""
-    if plain:
-        snippet = " ".join(snippet.split())[:120]
+def _listed(row: Sequence[Any]) -> SearchHit:
+    """A hit of a listing without text: the body's start, no score."""
     return SearchHit.model_construct(
-        id=row[0], kind=row[1], scope=row[2], title=row[3], snippet=snippet,
-        score=0.0 if plain else round(-float(row[5]), 6),
+        id=row[0], kind=row[1], scope=row[2], title=row[3],
+        snippet=" ".join((row[4] or "").split())[:120], score=0.0,
     )
 
 

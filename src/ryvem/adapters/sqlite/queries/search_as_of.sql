@@ -1,8 +1,12 @@
 -- search_as_of: Rows valid at :as_of matching the FTS5 expression :match in the index of every
 -- version's text, ranked as current search is (BM25, title x4, key x2, body x1; ties newest
--- first). Parameters: :match, :as_of, :limit, and the {kinds}/{scope} fragments' own.
-SELECT n.id, n.kind, n.scope, n.title,
-       snippet(nodes_fts_all, 2, '**', '**', '…', 16), bm25(nodes_fts_all, 4.0, 2.0, 1.0) AS rank
-FROM nodes_fts_all JOIN nodes n ON n.seq = nodes_fts_all.rowid
-WHERE nodes_fts_all MATCH :match AND {valid}{kinds}{scope}
-ORDER BY rank, n.valid_from DESC LIMIT :limit;
+-- first); the top :limit are ranked before any body is read. Parameters: :match, :as_of,
+-- :limit, and the {valid}/{kinds}/{scope} fragments' own.
+SELECT n.id, n.kind, n.scope, n.title, n.body, top.rank
+FROM (
+    SELECT n.seq, n.valid_from, bm25(nodes_fts_all, 4.0, 2.0, 1.0) AS rank
+    FROM nodes_fts_all JOIN nodes n ON n.seq = nodes_fts_all.rowid
+    WHERE nodes_fts_all MATCH :match AND {valid}{kinds}{scope}
+    ORDER BY rank, n.valid_from DESC LIMIT :limit
+) top JOIN nodes n ON n.seq = top.seq
+ORDER BY top.rank, top.valid_from DESC;
