@@ -516,10 +516,14 @@ class SqliteRepository:
         match = _fts_expression(query)
         if not match:
             return []
+        if as_of is not None:
+            name = "search_as_of"
+        elif shape == "all" and not by_kind:
+            name = "search_current"  # no filter: ranked on the index alone
+        else:
+            name = "search_fulltext"
         rows = self._read(
-            _sql("search_as_of" if as_of is not None else "search_fulltext", as_of=as_of,
-                 scope=shape, kinds=by_kind),
-            {**params, "match": match},
+            _sql(name, as_of=as_of, scope=shape, kinds=by_kind), {**params, "match": match}
         )
         return [
             SearchHit.model_construct(

@@ -4,9 +4,9 @@
 -- :limit, and the {valid}/{kinds}/{scope} fragments' own.
 SELECT n.id, n.kind, n.scope, n.title, n.body, top.rank
 FROM (
-    SELECT n.seq, n.valid_from, bm25(nodes_fts_all, 4.0, 2.0, 1.0) AS rank
+    SELECT n.seq, bm25(nodes_fts_all, 4.0, 2.0, 1.0) AS rank
     FROM nodes_fts_all JOIN nodes n ON n.seq = nodes_fts_all.rowid
     WHERE nodes_fts_all MATCH :match AND {valid}{kinds}{scope}
-    ORDER BY rank, n.valid_from DESC LIMIT :limit
+    ORDER BY rank, n.seq DESC LIMIT :limit
 ) top JOIN nodes n ON n.seq = top.seq
-ORDER BY top.rank, top.valid_from DESC;
+ORDER BY top.rank, top.seq DESC;
