@@ -213,8 +213,10 @@ def snippet(title: str, body: str, query: SearchQuery) -> str:
         out: list[str] = []
         pos = tokens[start].start()
         for t in tokens[start:end]:
+            word = t.group(0)
             out.append(text[pos : t.start()])
-            out.append(f"**{t.group(0)}**" if hit(t.group(0)) else t.group(0))
+            plain = (word.isascii() and begins.match(word) is None) or not hit(word)
+            out.append(word if plain else f"**{word}**")
             pos = t.end()
         more = _WORD.search(text, tokens[end - 1].end()) is not None
         return ("…" if pos > 0 and tokens[start].start() > 0 else "") + "".join(out) + (
