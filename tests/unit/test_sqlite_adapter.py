@@ -68,30 +68,33 @@ def test_an_empty_older_file_is_migrated_on_open(tmp_path: Path) -> None:
     assert scalar(path, "PRAGMA user_version") == len(migrations())
 
 
-def test_a_schema_1_store_migrates_to_stemmed_ranked_search_on_open(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A store written by the schema-1 ryvem (unstemmed, current-only index) is migrated when
-    opened: both search indexes are rebuilt once from its rows, reporting progress, and its
-    current and past text is then found by other word forms."""
-    import ryvem.adapters.sqlite.repository as adapter
+def test_a_schema_1_store_migrates_to_stemmed_ranked_search_on_open(tmp_path: Path) -> None:
+    """A store of the first schema (unstemmed, current-only index), rows written as that
+    ryvem wrote them, is migrated when opened: both search indexes are rebuilt once from its
+    rows, reporting progress, and its current and past text is found by other word forms."""
+    from ryvem.adapters.sqlite.repository import _split_sql
 
     path = tmp_path / "v1.db"
-    with monkeypatch.context() as m:
-        m.setattr(adapter, "_MIGRATIONS", adapter._MIGRATIONS[:1])
-        with SqliteRepository.open(path) as old:
-            svc = Service(old)
-            v1 = svc.write("note", "Sessions in cookies", key="s", body="we stored them")
-            v2 = svc.write("note", "Sessions in redis", key="s", body="moved")
-            for i in range(7):
-                svc.write("note", f"Filler {i}", key=f"f{i}")
-            assert [h.id for h in svc.search("session")] == []  # schema 1: no stemming
-    assert scalar(path, "PRAGMA user_version") == 1
+    with closing(raw(path)) as conn:
+        for statement in _split_sql(migrations()[0]):
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+        cols = "id, entity, kind, scope, key, title, body, data, valid_from, valid_to"
+        rows = [("v1", "e1", "note", "global", "s", "Sessions in cookies", "we stored them",
+                 "{}", 1000, 2000),
+                ("v2", "e1", "note", "global", "s", "Sessions in redis", "moved", "{}", 2000,
+                 None)]
+        rows += [(f"f{i}", f"ef{i}", "note", "global", f"f{i}", f"Filler {i}", "", "{}", 10 + i,
+                  None) for i in range(7)]
+        conn.executemany(f"INSERT INTO nodes({cols}) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+        conn.commit()
+        assert conn.execute(
+            "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH 'session'").fetchone()[0] == 0
     seen: list[tuple[str, int, int]] = []
     with SqliteRepository.open(path, progress=lambda *a: seen.append(a)) as repo:
         svc = Service(repo)
-        assert [h.id for h in svc.search("session")] == [v2.id]
-        assert [h.id for h in svc.search("storing", as_of=v1.valid_from)] == [v1.id]
+        assert [h.id for h in svc.search("session")] == ["v2"]
+        assert [h.id for h in svc.search("storing", as_of=1500)] == ["v1"]
         assert svc.search("storing") == []
         assert repo.integrity_problems() == []
     assert scalar(path, "PRAGMA user_version") == len(migrations())
@@ -446,3 +449,17 @@ def test_the_default_file_lives_in_ryvem_data_dir_and_is_created_on_first_use(
         repo.close()
     assert (data_dir / "dev.db").is_file()
     assert scalar(data_dir / "dev.db", "SELECT count(*) FROM nodes") == 1
+
+
+def test_a_redacted_past_version_leaves_the_as_of_search_index(tmp_path: Path) -> None:
+    """Past-time search reads the index of every version: a redaction reaches it too (the
+    trigger on `nodes` and the rebuild after a forget pass), and both indexes stay sound."""
+    with SqliteRepository.open(tmp_path / "g.db") as repo:
+        svc = Service(repo)
+        v1 = svc.write("note", "Token", key="t", body="the zebrasecret is here")
+        svc.write("note", "Token", key="t", body="rotated")
+        assert [h.id for h in svc.search("zebrasecret", as_of=v1.valid_from)] == [v1.id]
+        svc.redact("zebrasecret", reason="leak", all_scopes=True)
+        assert svc.search("zebrasecret", as_of=v1.valid_from) == []
+        assert [h.id for h in svc.search("token", as_of=v1.valid_from)] == [v1.id]
+        assert repo.integrity_problems() == []

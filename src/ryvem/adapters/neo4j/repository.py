@@ -13,8 +13,10 @@ The graph in Neo4j:
   join entity ids (version ids for ``supersedes``), so a walk never looks at versions except
   to check the far end is valid at the walk's time. ``cur`` is carried by current edges only,
   under a uniqueness constraint: one current edge per (src, dst, rel).
-* ``(:Version)-[:TARGETS]->(:Tail {tail})`` — the last segments of a version's link targets,
-  so dangling links are found by index when their target appears.
+* ``(:Version)-[:TARGETS]->(:Tail {tail, writes})`` — the last segments of a version's link
+  targets, so dangling links are found by index when their target appears; ``writes`` counts
+  the planned writes that read or wrote links through that segment (``apply_plan`` checks it
+  did not move since ``write_context`` read it).
 * ``(:IdentityLock {ident})`` — one per identity; a keyed write updates it first, so writers
   of one identity serialise and each sees the other's result.
 
@@ -56,6 +58,7 @@ from ryvem.domain.model import (
     HEAD_FIELDS,
     JSON_FIELDS,
     NODE_FIELDS,
+    AuditEntry,
     Edge,
     Identity,
     NodeHead,
@@ -64,15 +67,18 @@ from ryvem.domain.model import (
     Stats,
     trusted,
 )
+from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
 from ryvem.domain.search import SearchQuery, Term, fold, lexical_plan, snippet
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     AppliesPlans,
     Close,
+    ForgetTx,
     IndexProgress,
     LinkSource,
     Neighbourhood,
+    Progress,
     WriteContext,
     WritePlan,
     WriteTx,
@@ -96,6 +102,16 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
 _FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
 """Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
+
+
+def _statement(text: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A query as it is sent: packed (``$name`` read as ``$p.name``, see ``queries.packed``:
+    one plan per text whatever the lengths of its lists) with its values as one map."""
+    query = cypher.packed(text)
+    missing = query.names - params.keys()
+    if missing:  # a map hides a missing key as null, where Neo4j would refuse the query
+        raise ValueError(f"parameters missing for the query: {sorted(missing)}")
+    return query.text, {cypher.PACK: params}
 
 
 # --- mapping rows ---------------------------------------------------------------------------
@@ -129,7 +145,9 @@ def _ident(identity: Identity) -> str:
 
 def _ft(text: str) -> str:
     """Text as the full-text index sees it: the search parser's words, folded."""
-    return " ".join(fold(w) for w in _WORD.findall(text))
+    if text.isascii():  # the same words as below: ASCII has no accents, casefold is lower
+        return " ".join(_WORD.findall(text.lower()))
+    return " ".join(w.lower() if w.isascii() else fold(w) for w in _WORD.findall(text))
 
 
 def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
@@ -235,6 +253,7 @@ class _Tx(WriteTx, AppliesPlans):
         self._session: Session | None = None
         self.tx: Transaction | None = None
         self._applied = False
+        self._tail_writes: dict[str, int] = {}  # what write_context read, for apply to check
 
     def _sess(self) -> Session:
         if self._session is None:
@@ -249,13 +268,14 @@ class _Tx(WriteTx, AppliesPlans):
         self._check()
         if self.tx is None:
             self.tx = self._sess().begin_transaction()
-        return [r.data() for r in self.tx.run(cypher.load(name), {**_FIELDS, **params})]
+        text, values = _statement(cypher.load(name), {**_FIELDS, **params})
+        return [r.data() for r in self.tx.run(text, values)]
 
     def _once(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         """In the open transaction if there is one, else as one auto-commit query."""
         self._check()
         runner: Session | Transaction = self.tx if self.tx is not None else self._sess()
-        return [r.data() for r in runner.run(cypher.load(name), params)]
+        return [r.data() for r in runner.run(*_statement(cypher.load(name), params))]
 
     def commit(self) -> None:
         if self.tx is not None:
@@ -283,6 +303,8 @@ class _Tx(WriteTx, AppliesPlans):
             "key_tails": [{"ident": _ident(i), "tail": t} for i, t in key_tails],
             "tails": sorted(set(tails)),
         })[0]
+        for t, n in row["tail_writes"]:  # read twice: the earlier count guards what follows
+            self._tail_writes[t] = min(n, self._tail_writes.get(t, n))
         return WriteContext(
             latest={by_ident[i]: _node(v) for i, v in row["latest"] if v[0] is not None},
             identities=frozenset(identities),
@@ -316,6 +338,7 @@ class _Tx(WriteTx, AppliesPlans):
             "ends": _ends(erows),
             "edges": erows,
             "edge_closes": [{"id": i, "at": at} for i, at in plan.edge_closes],
+            "tail_expect": [{"tail": t, "writes": n} for t, n in sorted(self._tail_writes.items())],
         }
         alone = self.tx is None
         rows = self._once("apply_plan", params)
@@ -377,6 +400,9 @@ class _Tx(WriteTx, AppliesPlans):
     def current_edges(
         self, src: str, dst: str | None = None, rel: str | None = None
     ) -> list[Edge]:
+        # Read under the source's lock: a racing link of the same edge waits, then sees it
+        # (where it would otherwise open a second current edge and fail on the constraint).
+        self._run("lock_entity", src=src)
         return [_edge(r["edge"]) for r in self._run("current_edges", src=src, dst=dst, rel=rel)]
 
     def current_link_edges(self, sources: Sequence[str]) -> list[Edge]:
@@ -399,6 +425,71 @@ class _Tx(WriteTx, AppliesPlans):
                        targets=tuple(sorted(r["targets"])))
             for r in rows
         ]
+
+
+def _json_fragment(text: str) -> str:
+    """``text`` as it appears inside a stored JSON string (see ``_dump``)."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+class _ForgetTx(ForgetTx):
+    """``ForgetTx`` in one explicit transaction: the only queries that rewrite content
+    (``forget_rewrite_versions``, ``forget_rewrite_edges``) name content properties only."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self.tx = tx
+
+    def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        text, values = _statement(cypher.load(name), {**_FIELDS, **params})
+        return [r.data() for r in self.tx.run(text, values)]
+
+    def versions_containing(
+        self, text: str, scope: ScopeFilter
+    ) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        rows = self._run("forget_versions_containing", text=text,
+                         text_json=_json_fragment(text), **_scope_params(scope))
+        return [(_node(r["v"]), tuple(sorted(r["targets"]))) for r in rows]
+
+    def chain(self, entity: str) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        rows = self._run("forget_chain", entity=entity)
+        return [(_node(r["v"]), tuple(sorted(r["targets"]))) for r in rows]
+
+    def edges_containing(self, text: str, scope: ScopeFilter) -> list[Edge]:
+        rows = self._run("forget_edges_containing", text_json=_json_fragment(text),
+                         **_scope_params(scope))
+        return [_edge(r["edge"]) for r in rows]
+
+    def edges_touching(self, entity: str) -> list[Edge]:
+        return [_edge(r["edge"]) for r in self._run("forget_edges_touching", entity=entity)]
+
+    def rewrite_versions(self, rewrites: Sequence[Rewritten]) -> None:
+        if not rewrites:
+            return
+        rows = [
+            {
+                "id": r.id, "title": r.title, "body": r.body, "data": _dump(r.data),
+                "retired_reason": r.retired_reason, "erased": r.erased,
+                "link_targets": sorted(set(r.targets)) or None,
+                "ft_head": " ".join([_ft(r.title)] * _TITLE_WEIGHT), "ft_body": _ft(r.body),
+                "tails": sorted({tail(t) for t in r.targets}),
+            }
+            for r in rewrites
+        ]
+        done = self._run("forget_rewrite_versions", rows=rows)
+        missing = {r.id for r in rewrites} - {d["id"] for d in done}
+        if missing:
+            raise errors.NotFound(f"no version {sorted(missing)[0]}; nothing was rewritten")
+        dropped = sorted({t for d in done for t in d["dropped"]})
+        if dropped:
+            self._run("forget_drop_tails", tails=dropped)
+
+    def rewrite_edges(self, rewrites: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        if rewrites:
+            self._run("forget_rewrite_edges",
+                      rows=[{"id": i, "data": _dump(d)} for i, d in rewrites])
+
+    def record_audit(self, entry: AuditEntry) -> None:
+        self._run("forget_record_audit", entry=dict(entry.__dict__))
 
 
 # --- the repository -------------------------------------------------------------------------
@@ -524,10 +615,10 @@ class Neo4jRepository:
     def _query(self, name: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         if not write:  # one round trip, where execute_query's transaction adds a COMMIT
             with self._session(READ_ACCESS) as session:
-                return [r.data() for r in session.run(cypher.load(name), {**_FIELDS, **params})]
+                return [r.data() for r in session.run(*_statement(cypher.load(name),
+                                                                  {**_FIELDS, **params}))]
         records, _, _ = self._driver.execute_query(
-            cypher.load(name),
-            {**_FIELDS, **params},
+            *_statement(cypher.load(name), {**_FIELDS, **params}),
             database_=self._database,
             routing_=RoutingControl.WRITE if write else RoutingControl.READ,
         )
@@ -537,7 +628,7 @@ class Neo4jRepository:
         """One read as an auto-commit query: a single round trip (RUN and PULL pipelined),
         where a managed transaction adds a COMMIT. Values only, no record objects."""
         with self._session(READ_ACCESS) as session:
-            return session.run(text, params).values()
+            return session.run(*_statement(text, params)).values()
 
     def _session(self, access: str = WRITE_ACCESS) -> Session:
         # The same bookmark manager as execute_query: on a cluster, a read after a write
@@ -581,6 +672,36 @@ class Neo4jRepository:
                 tx.close()
             attempt += 1
             time.sleep(min(0.2, 0.002 * 2 ** min(attempt, 7)) * random.uniform(0.5, 1.5))
+
+    # --- forgetting (the Forgets capability) ------------------------------------------------
+    def forget(self, fn: Callable[[ForgetTx], T]) -> T:
+        """Run ``fn`` in one explicit transaction (re-run after a transient error, as
+        ``write``): the rewrite and its audit entry commit together or not at all."""
+        deadline = time.monotonic() + _RETRY_S
+        attempt = 0
+        while True:
+            try:
+                with self._session() as session, session.begin_transaction() as tx:
+                    result = fn(_ForgetTx(tx))
+                    tx.commit()
+                    return result
+            except DRIVER_ERRORS as e:
+                if not e.is_retryable() or time.monotonic() > deadline:
+                    raise from_driver(e, self.uri) from e
+            attempt += 1
+            time.sleep(min(0.2, 0.002 * 2 ** min(attempt, 7)) * random.uniform(0.5, 1.5))
+
+    def scrub(self, progress: Progress | None = None) -> None:
+        """Nothing a client can do: the properties and the full-text index entries are
+        rewritten by the transaction; the server's store files, transaction logs and index
+        segments keep old bytes until the operator compacts them (see the README)."""
+        if progress is not None:
+            progress("done", 1, 1)
+
+    def audit(self) -> list[AuditEntry]:
+        return [
+            AuditEntry.model_construct(**r["entry"]) for r in self._read("forget_audit")
+        ]
 
     # --- reads --------------------------------------------------------------------------
     def get_version(self, id: str) -> NodeVersion | None:
@@ -776,11 +897,13 @@ class Neo4jRepository:
         def work(tx: ManagedTransaction) -> tuple[int, int]:
             nv = ne = 0
             for i in range(0, len(vrows), _LOAD_CHUNK):
-                rec = tx.run(cypher.load("load_versions"), rows=vrows[i : i + _LOAD_CHUNK])
+                rec = tx.run(*_statement(cypher.load("load_versions"),
+                                         {"rows": vrows[i : i + _LOAD_CHUNK]}))
                 nv += rec.single(strict=True)["created"]
             for i in range(0, len(erows), _LOAD_CHUNK):
                 chunk = erows[i : i + _LOAD_CHUNK]
-                rec = tx.run(cypher.load("load_edges"), ends=_ends(chunk), rows=chunk)
+                rec = tx.run(*_statement(cypher.load("load_edges"),
+                                         {"ends": _ends(chunk), "rows": chunk}))
                 ne += rec.single(strict=True)["created"]
             return nv, ne
 

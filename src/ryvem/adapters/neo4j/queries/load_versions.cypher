@@ -11,5 +11,5 @@ FOREACH (_ IN CASE WHEN row.props.valid_to IS NULL THEN [1] ELSE [] END |
   SET n:Current)
 FOREACH (t IN row.tails |
   MERGE (x:Tail {tail: t})
-  MERGE (n)-[:TARGETS]->(x))
+  CREATE (n)-[:TARGETS]->(x))  // n is new and its tails distinct
 RETURN count(*) AS created
