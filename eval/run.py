@@ -8,7 +8,13 @@ mode by adding a factory; nothing else changes.
 
 Modes:
 
-* ``today`` — ``Service.search(question, limit=10)``, exactly what ``memory_search`` does;
+* ``before`` — the search ryvem had before issue 13, frozen here so it stays measurable: FTS5
+  ``unicode61 remove_diacritics 2`` over current rows' title and body, the question's words
+  each quoted and ANDed (every word must match), ``bm25(t, 4, 1)``;
+* ``lexical`` — the library's own lexical search, ``Service.search(question, limit=10)``
+  (``mode="lexical"`` where the service takes a mode), exactly what ``memory_search`` does:
+  stemmed, words OR-ed, stop words dropped, neighbouring words a bonus phrase, BM25 over
+  title x4, key x2, body;
 * ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,
   lower-cased ``\\w+`` tokens, no stemming, no stop words (k1 1.2, b 0.75);
 * ``fts5-porter-prototype`` — a temporary FTS5 table over the same title+body with
@@ -114,9 +120,50 @@ def load_corpus(data_dir: Path) -> Corpus:
 
 # --- modes -----------------------------------------------------------------------------------
 
-def mode_today(c: Corpus) -> Mode | str:
+def mode_lexical(c: Corpus) -> Mode | str:
+    import inspect
+    extra = {"mode": "lexical"} if "mode" in inspect.signature(c.service.search).parameters else {}
+
     def run(q: str, k: int = K) -> list[str]:
-        return [c.key_of[h.id] for h in c.service.search(q, limit=k) if h.id in c.key_of]
+        hits = c.service.search(q, limit=k, **extra)
+        return [c.key_of[h.id] for h in hits if h.id in c.key_of]
+    return run
+
+
+# The search parser and FTS5 expression as they were before issue 13 (domain/search.py and
+# the SQLite adapter at c0b42c5), copied so `before` does not move when the library does.
+_OLD_WORD = re.compile(r"[^\W_]+")
+_OLD_TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
+_OLD_MAX_TERMS = 32
+
+
+def _old_expression(text: str) -> str:
+    parts = []
+    for m in _OLD_TOKEN.finditer(text):
+        phrase, bare = m.group(1), m.group(2)
+        words = [w.lower() for w in _OLD_WORD.findall(phrase if phrase is not None else bare)]
+        if not words:
+            continue
+        prefix = phrase is None and bare.endswith("*")
+        parts.append('"' + " ".join(w.replace('"', '""') for w in words) + '"'
+                     + ("*" if prefix else ""))
+    return " ".join(parts[:_OLD_MAX_TERMS])
+
+
+def mode_before(c: Corpus) -> Mode | str:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(key UNINDEXED, title, body, "
+               "tokenize='unicode61 remove_diacritics 2')")
+    db.executemany("INSERT INTO t(key, title, body) VALUES (?, ?, ?)",
+                   [(p.key, p.title, p.body) for p in c.pages])
+
+    def run(q: str, k: int = K) -> list[str]:
+        expr = _old_expression(q)
+        if not expr:
+            return []
+        rows = db.execute("SELECT key FROM t WHERE t MATCH ? ORDER BY bm25(t, 0, 4.0, 1.0) "
+                          "LIMIT ?", (expr, k)).fetchall()
+        return [r[0] for r in rows]
     return run
 
 
@@ -271,7 +318,8 @@ def _fused(lexical: Callable[[Corpus], Mode | str],
 
 
 MODES: dict[str, Callable[[Corpus], Mode | str]] = {
-    "today": mode_today,
+    "before": mode_before,
+    "lexical": mode_lexical,
     "bm25-or": mode_bm25,
     "fts5-porter-prototype": fts5_porter,
     "semantic-prototype": mode_semantic,

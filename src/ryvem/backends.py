@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ryvem.application.session import Session
 from ryvem.errors import InvalidInput
-from ryvem.ports import GraphRepository
+from ryvem.ports import GraphRepository, IndexProgress
 
 if TYPE_CHECKING:  # settings reads this registry at run time; only its type is needed here
     from ryvem.settings import Settings
@@ -34,7 +34,7 @@ __all__ = [
     "open_session",
 ]
 
-Opener = Callable[["Settings", bool], GraphRepository]
+Opener = Callable[["Settings", bool, "IndexProgress | None"], GraphRepository]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,23 +45,34 @@ class Backend:
     summary: str
     opener: Opener
 
-    def open(self, settings: Settings, *, read_only: bool = False) -> GraphRepository:
-        return self.opener(settings, read_only)
+    def open(
+        self,
+        settings: Settings,
+        *,
+        read_only: bool = False,
+        progress: IndexProgress | None = None,
+    ) -> GraphRepository:
+        """Open the store; ``progress`` hears of a one-off index rebuild while it migrates."""
+        return self.opener(settings, read_only, progress)
 
 
-def _open_sqlite(settings: Settings, read_only: bool) -> GraphRepository:
+def _open_sqlite(
+    settings: Settings, read_only: bool, progress: IndexProgress | None
+) -> GraphRepository:
     from ryvem.adapters.sqlite import SqliteRepository
 
-    return SqliteRepository.open(settings.db_path, read_only=read_only)
+    return SqliteRepository.open(settings.db_path, read_only=read_only, progress=progress)
 
 
-def _open_neo4j(settings: Settings, read_only: bool) -> GraphRepository:
+def _open_neo4j(
+    settings: Settings, read_only: bool, progress: IndexProgress | None
+) -> GraphRepository:
     del read_only  # the server's own permissions decide; a copy's source only reads
     from ryvem.adapters.neo4j import Neo4jRepository
 
     return Neo4jRepository.connect(
         settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password, settings.neo4j_database,
-        pool_size=settings.neo4j_pool_size,
+        pool_size=settings.neo4j_pool_size, progress=progress,
     )
 
 
@@ -87,9 +98,11 @@ def backend_named(name: str) -> Backend:
         ) from None
 
 
-def open_repository(settings: Settings, *, read_only: bool = False) -> GraphRepository:
+def open_repository(
+    settings: Settings, *, read_only: bool = False, progress: IndexProgress | None = None
+) -> GraphRepository:
     """Open the backend the settings name; imports only the adapter it needs."""
-    return backend_named(settings.backend).open(settings, read_only=read_only)
+    return backend_named(settings.backend).open(settings, read_only=read_only, progress=progress)
 
 
 def open_session(
@@ -99,15 +112,17 @@ def open_session(
     db: str | Path | None = None,
     read_only: bool = False,
     cwd: Path | None = None,
+    progress: IndexProgress | None = None,
 ) -> Session:
     """A :class:`~ryvem.application.session.Session` over the store the settings name
     (default: the environment's, ``RYVEM_BACKEND``, ``RYVEM_DATA_DIR``, …). The store opens
     on first use; ``cwd`` is where the default scope is looked up (default: the working
-    directory)."""
+    directory); ``progress`` hears of a one-off index rebuild while the store migrates."""
     from ryvem.settings import Settings
 
     chosen = settings if settings is not None else Settings.from_env(backend=backend, db=db)
     where = str(chosen.db_path) if chosen.backend == "sqlite" else chosen.neo4j_uri
     return Session(
-        lambda: open_repository(chosen, read_only=read_only), location=where, cwd=cwd
+        lambda: open_repository(chosen, read_only=read_only, progress=progress),
+        location=where, cwd=cwd,
     )

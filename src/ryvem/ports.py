@@ -37,6 +37,7 @@ __all__ = [
     "ForgetTx",
     "Forgets",
     "GraphRepository",
+    "IndexProgress",
     "LinkSource",
     "Neighbourhood",
     "Progress",
@@ -47,6 +48,11 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+IndexProgress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``: how far an adapter's one-off index (re)build has got,
+called while a store migrates on open (e.g. ``"search index"``; ``total`` rows). Opening a
+store takes one optionally; the CLI draws a progress bar from it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,8 +343,14 @@ class GraphRepository(Protocol):
         as_of: int | None,
         known_at: int | None = None,
     ) -> list[SearchHit]:
-        """Best-first hits among rows visible at (``as_of``, ``known_at``); an empty query
-        lists the most recent of them for the filters."""
+        """Hits in rank order, best first (``score`` descending; the position is the rank).
+
+        The lexical contract: the domain's :func:`~ryvem.domain.search.lexical_plan` terms
+        OR-ed, words stemmed and diacritics folded, ranked by BM25 over title (x4), key (x2)
+        and body, rows holding more of the words first; current rows only, or with ``as_of``
+        or ``known_at`` the rows visible at (``as_of``, ``known_at``), ranked the same way
+        from an index of every version's text. An empty query lists the most recent rows
+        visible for the filters."""
 
     def expand(
         self,

@@ -139,7 +139,7 @@ def test_connecting_creates_the_schema_once_and_again_changes_nothing(
     finally:
         again.close()
     assert {"ryvem_version_id", "ryvem_one_current", "ryvem_edge_id",
-            "ryvem_edge_one_current", "ryvem_text"} <= first
+            "ryvem_edge_one_current", "ryvem_text", "ryvem_text_all"} <= first
 
 
 def test_the_store_refuses_a_second_current_edge_for_one_from_to_rel(svc: Service) -> None:
@@ -162,6 +162,57 @@ def test_a_closed_window_leaves_the_full_text_index(svc: Service) -> None:
     assert [h.id for h in svc.search("memcached")] == []
     assert [h.id for h in svc.search("redis")] == [v2.id]
     assert svc.repo.get_version(gone.id) is not None
+
+
+def test_an_older_store_migrates_to_stemmed_ranked_search_on_connect(
+    svc: Service, neo4j_server: Neo4jServer
+) -> None:
+    """A store as an older ryvem left it — one full-text index with the no-stop-words
+    analyzer over current rows' title and body, no text fields on closed versions, no key
+    field — is migrated on connect: the index is dropped and recreated with the English
+    analyzer, every version's text fields are filled (with progress), the every-version index
+    is created and online, and stemmed current and as-of search work."""
+    from neo4j import GraphDatabase
+
+    v1 = svc.write("note", "Sessions in cookies", key="s", body="we stored them")
+    v2 = svc.write("note", "Sessions in redis", key="s", body="moved")
+    svc.write("note", "Filler", key="f")
+    auth = (neo4j_server.user, neo4j_server.password)
+    with GraphDatabase.driver(neo4j_server.uri, auth=auth) as driver:
+        for statement in [
+            "DROP INDEX ryvem_text IF EXISTS",
+            "DROP INDEX ryvem_text_all IF EXISTS",
+            "CREATE FULLTEXT INDEX ryvem_text FOR (n:Current) ON EACH [n.ft_title, n.ft_body] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-no-stop-words'}}",
+            "MATCH (n:Version) REMOVE n.ft_key",
+            "MATCH (n:Version) WHERE NOT n:Current REMOVE n.ft_title, n.ft_body",
+            "CALL db.awaitIndexes(300)",
+        ]:
+            driver.execute_query(statement)
+    seen: list[tuple[str, int, int]] = []
+    again = Neo4jRepository.connect(
+        neo4j_server.uri, neo4j_server.user, neo4j_server.password,
+        progress=lambda *a: seen.append(a),
+    )
+    try:
+        indexes = {r["name"]: r for r in again._query("schema_names")}
+        for name, label in [("ryvem_text", "Current"), ("ryvem_text_all", "Version")]:
+            assert indexes[name]["analyzer"] == "english", name
+            assert indexes[name]["labels"] == [label]
+            assert indexes[name]["properties"] == ["ft_text"]
+        assert seen[0] == ("search index", 0, 3) and seen[-1] == ("search index", 3, 3)
+        fresh = Service(again)
+        assert [h.id for h in fresh.search("session")] == [v2.id]
+        assert [h.id for h in fresh.search("storing", as_of=v1.valid_from)] == [v1.id]
+        assert fresh.search("storing") == []
+        seen.clear()
+        Neo4jRepository.connect(
+            neo4j_server.uri, neo4j_server.user, neo4j_server.password,
+            progress=lambda *a: seen.append(a),
+        ).close()
+        assert seen == []  # filled once
+    finally:
+        again.close()
 
 
 # --- concurrency ----------------------------------------------------------------------------

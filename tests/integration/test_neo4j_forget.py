@@ -48,7 +48,7 @@ def test_no_property_on_the_server_holds_a_redacted_secret(neo: Neo4jRepository)
     word = "77aa66bb55cc44dd"  # how the full-text fields hold it: words, folded
     assert {k for _, k in holding(neo, SECRET)} >= {"title", "body", "data", "link_targets",
                                                     "tail"}
-    assert "ft_body" in {k for _, k in holding(neo, word)}
+    assert "ft_text" in {k for _, k in holding(neo, word)}
     assert svc.search("77aa66bb55cc44dd")
     report = svc.redact(SECRET, reason="rotate it")
     assert (report.versions, report.edges) == (2, 1)

@@ -110,8 +110,10 @@ class ServiceAgreesWithModel(RuleBasedStateMachine):
     def search(self, word: str) -> None:
         hits = self.svc.search(word, all_scopes=True, limit=1000)
         found = {self.svc.resolve(h.id, allow_closed=True).entity for h in hits}
+        # A row's title, key and body are searched (these words stem to nothing shared).
         want = {self.entity[n.order] for n in self.model.nodes if n.current
-                and word in re.findall(r"[a-z0-9]+", f"{n.head.title} {n.head.body}".lower())}
+                and word in re.findall(r"[a-z0-9]+",
+                                       f"{n.head.title} {n.key or ''} {n.head.body}".lower())}
         assert found == want
 
     @rule(ident=identities, data=st.data())

@@ -58,3 +58,15 @@ def test_metrics_count_any_answer_in_the_top_k(run: ModuleType) -> None:
     assert got["recall@5"] == pytest.approx(2 / 3, abs=1e-3)
     assert got["mrr@10"] == pytest.approx((1 / 2 + 1) / 3, abs=1e-3)
     assert got["zero_hit"] == 1
+
+
+def test_the_frozen_before_mode_ands_unstemmed_words_as_search_did_before_issue_13(
+    run: ModuleType,
+) -> None:
+    pages = [run.Page("a", "Cache invalidation", "nightly"), run.Page("b", "Cache warming", ""),
+             run.Page("c", "Sessions", "")]
+    before = run.mode_before(run.Corpus(None, pages, {}))
+    assert before("cache invalidation") == ["a"]
+    assert before("cache") in (["a", "b"], ["b", "a"])
+    assert before("session") == []  # no stemming
+    assert before('"') == []

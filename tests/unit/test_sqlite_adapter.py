@@ -107,6 +107,42 @@ def test_a_store_made_before_the_two_clocks_migrates_and_answers_as_before(
     assert scalar(path, "PRAGMA user_version") == len(migrations())
 
 
+def test_a_schema_1_store_migrates_to_stemmed_ranked_search_on_open(tmp_path: Path) -> None:
+    """A store of the first schema (unstemmed, current-only index), rows written as that
+    ryvem wrote them, is migrated when opened: both search indexes are rebuilt once from its
+    rows, reporting progress, and its current and past text is found by other word forms."""
+    from ryvem.adapters.sqlite.repository import _split_sql
+
+    path = tmp_path / "v1.db"
+    with closing(raw(path)) as conn:
+        for statement in _split_sql(migrations()[0]):
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+        cols = "id, entity, kind, scope, key, title, body, data, valid_from, valid_to"
+        rows = [("v1", "e1", "note", "global", "s", "Sessions in cookies", "we stored them",
+                 "{}", 1000, 2000),
+                ("v2", "e1", "note", "global", "s", "Sessions in redis", "moved", "{}", 2000,
+                 None)]
+        rows += [(f"f{i}", f"ef{i}", "note", "global", f"f{i}", f"Filler {i}", "", "{}", 10 + i,
+                  None) for i in range(7)]
+        conn.executemany(f"INSERT INTO nodes({cols}) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+        conn.commit()
+        assert conn.execute(
+            "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH 'session'").fetchone()[0] == 0
+    seen: list[tuple[str, int, int]] = []
+    with SqliteRepository.open(path, progress=lambda *a: seen.append(a)) as repo:
+        svc = Service(repo)
+        assert [h.id for h in svc.search("session")] == ["v2"]
+        assert [h.id for h in svc.search("storing", as_of=1500)] == ["v1"]
+        assert svc.search("storing") == []
+        assert repo.integrity_problems() == []
+    assert scalar(path, "PRAGMA user_version") == len(migrations())
+    assert seen[0] == ("search index", 0, 9) and seen[-1] == ("search index", 9, 9)
+    seen.clear()
+    SqliteRepository.open(path, progress=lambda *a: seen.append(a)).close()
+    assert seen == []  # rebuilt once
+
+
 def test_a_file_from_a_newer_ryvem_is_refused_with_one_clear_line(tmp_path: Path) -> None:
     """A user_version above what this ryvem knows is refused, and the file is left alone."""
     path = tmp_path / "future.db"
@@ -475,3 +511,17 @@ def test_the_default_file_lives_in_ryvem_data_dir_and_is_created_on_first_use(
         repo.close()
     assert (data_dir / "dev.db").is_file()
     assert scalar(data_dir / "dev.db", "SELECT count(*) FROM nodes") == 1
+
+
+def test_a_redacted_past_version_leaves_the_as_of_search_index(tmp_path: Path) -> None:
+    """Past-time search reads the index of every version: a redaction reaches it too (the
+    trigger on `nodes` and the rebuild after a forget pass), and both indexes stay sound."""
+    with SqliteRepository.open(tmp_path / "g.db") as repo:
+        svc = Service(repo)
+        v1 = svc.write("note", "Token", key="t", body="the zebrasecret is here")
+        svc.write("note", "Token", key="t", body="rotated")
+        assert [h.id for h in svc.search("zebrasecret", as_of=v1.valid_from)] == [v1.id]
+        svc.redact("zebrasecret", reason="leak", all_scopes=True)
+        assert svc.search("zebrasecret", as_of=v1.valid_from) == []
+        assert [h.id for h in svc.search("token", as_of=v1.valid_from)] == [v1.id]
+        assert repo.integrity_problems() == []

@@ -78,6 +78,36 @@ ScopeOpt = Annotated[
 ]
 
 
+class IndexBar:
+    """A progress bar on stderr for a one-off index rebuild while a store migrates on open
+    (the adapter calls it per batch). Drawn only on a terminal and for a rebuild of at least
+    :attr:`LARGE` rows; a small store migrates without a word."""
+
+    LARGE = 10_000
+
+    def __init__(self) -> None:
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if self._bar is None:
+            if total < self.LARGE or not sys.stderr.isatty():
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self._bar = Progress(
+                TextColumn(f"rebuilding the {safe(phase)}"), BarColumn(), MofNCompleteColumn(),
+                console=Console(stderr=True),
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(phase, total=total)
+        self._bar.update(self._task, completed=done, total=total)
+        if done >= total:
+            self._bar.stop()
+            self._bar = None
+
+
 @dataclass
 class State:
     """Per-invocation options (``--backend``, ``--db``) and the session they open lazily."""
@@ -92,7 +122,7 @@ class State:
     def session(self) -> Session:
         """The application session (no store is opened until a verb needs one)."""
         if self._session is None:
-            self._session = open_session(self.settings())
+            self._session = open_session(self.settings(), progress=IndexBar())
         return self._session
 
     def repo(self) -> GraphRepository:

@@ -337,8 +337,8 @@ def search(
     text: Annotated[
         str | None,
         typer.Argument(
-            help="Words to find (ANDed; \"quoted phrases\"; word* for a prefix). Without "
-            "text: the most recent nodes.",
+            help="Words to find (OR-ed and ranked, stemmed: rows holding more of them first; "
+            "\"quoted phrases\"; word* for a prefix). Without text: the most recent nodes.",
             show_default=False,
         ),
     ] = None,

@@ -2,9 +2,17 @@
 
 Supported syntax (documented in the README):
 
-* words are ANDed: ``cache invalidation`` finds rows holding both words;
-* ``"quoted phrases"`` match the words in that order;
+* words are OR-ed and ranked: ``cache invalidation`` finds rows holding either word, rows
+  holding more of the words (and rarer ones) first — BM25 on both backends. Words are
+  stemmed by the backends (``sessions`` finds ``session``; Porter's English stemmer) and
+  diacritics folded (``cafe`` finds ``café``);
+* ``"quoted phrases"`` match the words in that order (a phrase is one term of the OR);
 * a trailing ``*`` makes a word a prefix: ``invalid*``.
+
+Before ranking, :func:`lexical_plan` drops stop words (``how``, ``the``, ``do`` …: the
+:data:`STOP_WORDS` list) when the query holds other words, and adds each pair of
+neighbouring remaining words as a bonus phrase, so rows holding the words together rank
+first. (Until schema 2 the words were ANDed: a row had to hold every word.)
 
 Everything else (``NEAR(``, ``col:x``, ``^``, ``-``, ``AND``/``OR``/``NOT``, brackets,
 stray quotes) is read as plain words or dropped as punctuation, so any text is a valid
@@ -15,20 +23,23 @@ quoted, never from the raw text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-
-from ryvem.domain.model import SearchHit
+from functools import lru_cache
+from itertools import pairwise
 
 __all__ = [
+    "MAX_PAIRS",
     "MAX_TERMS",
-    "PastRow",
+    "STOP_WORDS",
+    "LexicalPlan",
     "SearchQuery",
     "Term",
-    "excerpt",
-    "needles",
+    "fold",
+    "lexical_plan",
     "parse_search",
-    "rank_past",
+    "snippet",
 ]
 
 MAX_TERMS = 32
@@ -74,42 +85,161 @@ def parse_search(text: str | None) -> SearchQuery:
     return SearchQuery(tuple(terms[:MAX_TERMS]))
 
 
-def needles(query: SearchQuery) -> list[str]:
-    """The lowercase substrings a past-time search looks for: one per term."""
-    return [" ".join(t.words) for t in query.terms]
+MAX_PAIRS = 16
+
+# Lucene's English stop set (what Neo4j's ``english`` analyzer drops) plus the question words
+# agents' queries are made of. Chosen on the eval's tune split (docs/search.md): dropping them
+# when other words exist stops "how do I …" from ranking pages full of "how" and "do".
+_LUCENE_ENGLISH_STOP = (  # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with"
+)
+_QUESTION_WORDS = (
+    "am been being can could did do does doing had has have having he her here hers him his "
+    "how i its me my myself our ours she should so than them those us we were what when "
+    "where which who whom why would you your yours"
+)
+STOP_WORDS = frozenset(_LUCENE_ENGLISH_STOP.split() + _QUESTION_WORDS.split())
 
 
-def excerpt(body: str, found: Sequence[str], width: int = 120) -> str:
-    """About ``width`` characters of ``body`` around the first of ``found`` it contains."""
-    low = body.lower()
-    pos = min((p for p in (low.find(n) for n in found) if p >= 0), default=0)
-    start = max(0, pos - width // 3)
-    text = " ".join(body[start : start + width].split())
-    return ("…" if start else "") + text
+@dataclass(frozen=True, slots=True)
+class LexicalPlan:
+    """What a backend ranks: ``terms`` OR-ed, plus ``pairs`` (bonus phrases of two
+    neighbouring words). Empty ``terms`` means the text had no word at all."""
+
+    terms: tuple[Term, ...]
+    pairs: tuple[Term, ...]
+
+    @property
+    def clauses(self) -> tuple[Term, ...]:
+        """Every OR-ed clause: the terms, then the bonus pairs."""
+        return self.terms + self.pairs
 
 
-PastRow = tuple[str, str, str, str, str, int]
-"""(id, kind, scope, title, body, valid_from) of a row valid at the searched time."""
+def _plain(term: Term) -> bool:
+    return not term.prefix and len(term.words) == 1
 
 
-def rank_past(rows: Iterable[PastRow], found: Sequence[str], limit: int) -> list[SearchHit]:
-    """Rank substring matches of a past-time search, the same way on every backend.
+def lexical_plan(query: SearchQuery) -> LexicalPlan:
+    """The OR-ed terms a lexical search ranks, the same on every backend.
 
-    Superseded text is in no full-text index, so the past is matched by substring; the score
-    counts occurrences, a title occurrence weighing four times a body one; ties go to the
-    newest row.
+    Stop words (a bare word in :data:`STOP_WORDS`) are dropped when any other term remains —
+    a query made only of stop words searches them as given. Each pair of neighbouring bare
+    words that remain becomes a bonus phrase (at most :data:`MAX_PAIRS`), so a row holding
+    "page templates" together outranks one holding "page" and "templates" apart.
+    Duplicate terms are dropped (BM25 would count them twice).
     """
-    scored = []
-    for id_, kind, scope, title, body, valid_from in rows:
-        body = body or ""
-        text = f"{title}\n{body}".lower()
-        score = float(
-            sum(text.count(n) for n in found) + 3 * sum(title.lower().count(n) for n in found)
+    terms = tuple(dict.fromkeys(query.terms))
+    kept = tuple(t for t in terms if not (_plain(t) and t.words[0] in STOP_WORDS))
+    if kept:
+        terms = kept
+    pairs: list[Term] = []
+    for a, b in pairwise(terms):
+        if _plain(a) and _plain(b):
+            pair = Term(a.words + b.words)
+            if pair not in pairs and pair not in terms:
+                pairs.append(pair)
+    return LexicalPlan(terms, tuple(pairs[:MAX_PAIRS]))
+
+
+def fold(word: str) -> str:
+    """Lowercase without diacritics (what both backends' indexes see of a word)."""
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s", "e")
+
+
+def _stem(word: str) -> str:
+    """A rough stem, only to decide which words a snippet marks (the indexes stem properly)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+SNIPPET_TOKENS = 16
+
+
+@lru_cache(maxsize=64)
+def _matcher(query: SearchQuery) -> tuple[re.Pattern[str], Callable[[str], bool]] | None:
+    """For one query (its snippets are cut once per hit): a regex of the word starts that can
+    match, and the test whether a word matches (memoised per word)."""
+    stems: set[str] = set()
+    prefixes: list[str] = []
+    for term in query.terms:
+        folded = [fold(w) for w in term.words]
+        if term.prefix and folded:
+            stems.update(_stem(w) for w in folded[:-1])
+            prefixes.append(folded[-1])
+        else:
+            stems.update(_stem(w) for w in folded)
+    starts = sorted(stems | set(prefixes), key=len, reverse=True)
+    if not starts:
+        return None
+
+    @lru_cache(maxsize=4096)
+    def hit(word: str) -> bool:
+        f = fold(word)
+        return _stem(f) in stems or any(f.startswith(p) for p in prefixes)
+
+    begins = re.compile(
+        r"(?<![^\W_])(?:" + "|".join(re.escape(x) for x in starts) + ")", re.IGNORECASE
+    )
+    return begins, hit
+
+
+def snippet(title: str, body: str, query: SearchQuery) -> str:
+    """About 16 words of the body (else the title) around the first word that matches the
+    query — the same word, another form of it, or a prefix term's continuation — matches
+    marked ``**word**``; the body's start when nothing matches. Cut in Python from the rows
+    returned, the same on both backends (FTS5's snippet() costs a tokenisation of every
+    matching row's body before the sort)."""
+    matcher = _matcher(query)
+    if matcher is None:
+        return " ".join(body[:400].split())[:120]
+    begins, hit = matcher
+    for text in (body, title):
+        first = _first_hit(text, begins, hit)
+        if first is None:
+            continue
+        lo = max(0, first - 160)
+        lo = 0 if lo == 0 else text.rfind(" ", 0, lo) + 1
+        tokens = list(_WORD.finditer(text, lo, first + 400))
+        at = next(i for i, t in enumerate(tokens) if t.start() == first)
+        start = max(0, at - 3)
+        end = min(len(tokens), start + SNIPPET_TOKENS)
+        out: list[str] = []
+        pos = tokens[start].start()
+        for t in tokens[start:end]:
+            word = t.group(0)
+            out.append(text[pos : t.start()])
+            plain = (word.isascii() and begins.match(word) is None) or not hit(word)
+            out.append(word if plain else f"**{word}**")
+            pos = t.end()
+        more = _WORD.search(text, tokens[end - 1].end()) is not None
+        return ("…" if pos > 0 and tokens[start].start() > 0 else "") + "".join(out) + (
+            "…" if more else ""
         )
-        hit = SearchHit.model_construct(
-            id=id_, kind=kind, scope=scope, title=title, snippet=excerpt(body, found),
-            score=score,
-        )
-        scored.append((score, valid_from, hit))
-    scored.sort(key=lambda h: (-h[0], -h[1]))
-    return [h[2] for h in scored[:limit]]
+    return " ".join(body[:400].split())[:120]
+
+
+_NON_ASCII_WORD = re.compile(r"[^\W_]*[^\x00-\x7f][^\W_]*")
+
+
+def _first_hit(text: str, begins: re.Pattern[str], hit: Callable[[str], bool]) -> int | None:
+    """Where the first matching word of ``text`` starts: a regex finds the words that start
+    with a stem or prefix; words with non-ASCII letters (which it cannot see folded) are
+    checked one by one."""
+    found = None
+    for m in begins.finditer(text):
+        word = _WORD.match(text, m.start())
+        if word is not None and hit(word.group(0)):
+            found = m.start()
+            break
+    if not text.isascii():
+        for w in _NON_ASCII_WORD.finditer(text, 0, len(text) if found is None else found):
+            if hit(w.group(0)):
+                return w.start()
+    return found

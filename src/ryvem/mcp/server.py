@@ -357,8 +357,10 @@ def memory_get(
 @_tool(
     "memory_search",
     _READ,
-    "Find nodes by text, best first. Words are ANDed, \"quoted phrases\" match "
-    "in order, word* is a prefix; any text is valid. Without text: the most recent nodes. "
+    "Find nodes by text, best first: ask in plain words (a question is fine). Words are "
+    "OR-ed, stemmed and ranked by BM25 (rows holding more of them first), \"quoted "
+    "phrases\" match in order, word* is a prefix; any text is valid. Without text: the most "
+    "recent nodes. "
     'Returns {"items": [{id, kind, scope, title, snippet, score}], "truncated": bool}.',
 )
 @_tool_errors

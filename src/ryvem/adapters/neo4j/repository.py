@@ -3,10 +3,12 @@
 The graph in Neo4j:
 
 * ``(:Version)`` — one node per node version, with the row's columns as properties (``data``
-  as a JSON string). Keyed rows also carry ``ident`` (a JSON ``[kind, key, scope]``). Current
-  rows carry the ``:Current`` label and the full-text fields ``ft_title``/``ft_body``; closing
-  a window removes both. A uniqueness constraint on ``(:Current).ident`` makes the store
-  refuse a second current row of one identity.
+  as a JSON string) and the full-text field ``ft_text`` (its title, key and body's words,
+  folded), indexed by ``ryvem_text_all`` (as-of search). Keyed rows also carry ``ident`` (a
+  JSON ``[kind, key, scope]``). Current rows carry the ``:Current`` label, indexed by
+  ``ryvem_text`` (current search); closing a window removes the label. A uniqueness
+  constraint on ``(:Current).ident`` makes the store refuse a second current row of one
+  identity.
 * ``(:Entity {id})-[:EDGE {id, rel, data, valid_from, valid_to, cur}]->(:Entity {id})`` — edges
   join entity ids (version ids for ``supersedes``), so a walk never looks at versions except
   to check the far end is valid at the walk's time. ``cur`` is carried by current edges only,
@@ -32,7 +34,6 @@ import json
 import random
 import re
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -68,12 +69,13 @@ from ryvem.domain.model import (
 )
 from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
-from ryvem.domain.search import SearchQuery, needles, rank_past
+from ryvem.domain.search import SearchQuery, Term, fold, lexical_plan, snippet
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     AppliesPlans,
     Close,
     ForgetTx,
+    IndexProgress,
     LinkSource,
     Neighbourhood,
     Progress,
@@ -89,12 +91,15 @@ T = TypeVar("T")
 _LOAD_CHUNK = 5000
 _CONNECT_TIMEOUT_S = 5.0
 _INDEX_WAIT_S = 300
+_ANALYZER = "english"  # what schema_14_text / schema_15_text_all create
+_TEXT_FIELDS = ["ft_text"]
+_TITLE_WEIGHT = 4  # as SQLite's bm25(nodes_fts, 4.0, 2.0, 1.0)
+_KEY_WEIGHT = 2
 _RETRY_S = 30.0
 _POOL_SIZE = 100
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
-_SNIPPET_TOKENS = 16
 _FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
 """Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
 
@@ -149,12 +154,11 @@ def _ft(text: str) -> str:
     """Text as the full-text index sees it: the search parser's words, folded."""
     if text.isascii():  # the same words as below: ASCII has no accents, casefold is lower
         return " ".join(_WORD.findall(text.lower()))
-    return " ".join(w.lower() if w.isascii() else _fold(w) for w in _WORD.findall(text))
+    return " ".join(w.lower() if w.isascii() else fold(w) for w in _WORD.findall(text))
 
 
 def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
     norm = normalize(v.key) if v.key is not None else None
-    current = v.valid_to is None
     props = {f: getattr(v, f) for f in NODE_FIELDS if f != "id"}
     for f in JSON_FIELDS:
         props[f] = _dump(props[f])
@@ -163,14 +167,19 @@ def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
         key_tail=tail(norm) if norm is not None else None,
         ident=None if v.key is None else _ident((v.kind, v.key, v.scope)),
         link_targets=sorted(set(targets)) or None,
+        **_text_fields(v.title, v.key, v.body),
     )
-    return {
-        "id": v.id,
-        "props": props,
-        "ft_title": _ft(v.title) if current else None,
-        "ft_body": _ft(v.body) if current else None,
-        "tails": sorted({tail(t) for t in targets}),
-    }
+    return {"id": v.id, "props": props, "tails": sorted({tail(t) for t in targets})}
+
+
+def _text_fields(title: str, key: str | None, body: str | None) -> dict[str, str]:
+    """A version's full-text field ``ft_text``: its words as the search parser splits them,
+    folded — the title four times, the key twice, then the body. One field, so Lucene's BM25
+    sees one document length as FTS5's bm25 does (per-field scores would let a one-word title
+    outweigh everything), and the repeats weigh the title 4x and the key 2x as SQLite's column
+    weights do."""
+    head = [_ft(title or "")] * _TITLE_WEIGHT + ([_ft(key)] * _KEY_WEIGHT if key else [])
+    return {"ft_text": " ".join([*head, _ft(body or "")])}
 
 
 def _edge_row(e: Edge) -> dict[str, Any]:
@@ -207,63 +216,28 @@ def _scope_params(scope: ScopeFilter) -> dict[str, str | None]:
 # --- search helpers -------------------------------------------------------------------------
 
 
-def _fold(word: str) -> str:
-    """Lowercase without diacritics: indexed words and query words alike."""
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
 def _escape(word: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", word)
 
 
+def _clause(term: Term) -> str | None:
+    """One OR-ed term as Lucene syntax over ``ft_text``: words escaped and quoted; a prefix
+    term's last word as escaped ``word*``, its others required."""
+    words = [_escape(w) for w in (fold(w) for w in term.words) if w]
+    if not words:
+        return None
+    if term.prefix:
+        parts = [f'+"{w}"' for w in words[:-1]] + [f"+{words[-1]}*"]
+        x = "(" + " ".join(parts) + ")"
+    else:
+        x = '"' + " ".join(words) + '"'
+    return f"ft_text:{x}"
+
+
 def _lucene(query: SearchQuery) -> str:
-    """A Lucene query built only from parsed terms: each term escaped and quoted (a prefix term
-    as escaped ``word*``), required, matched in the title (weight 4) or the body."""
-    clauses = []
-    for term in query.terms:
-        words = [_escape(w) for w in (_fold(w) for w in term.words) if w]
-        if not words:
-            continue
-        if term.prefix:
-            parts = [f'"{w}"' for w in words[:-1]] + [words[-1] + "*"]
-        else:
-            parts = ['"' + " ".join(words) + '"']
-        clauses += [f"+(ft_title:{p}^4 ft_body:{p})" for p in parts]
-    return " ".join(clauses)
-
-
-def _snippet(title: str, body: str, query: SearchQuery) -> str:
-    """About 16 words around the first matched word, matches marked ``**word**``."""
-    exact: set[str] = set()
-    prefixes: list[str] = []
-    for term in query.terms:
-        folded = [_fold(w) for w in term.words]
-        if term.prefix and folded:
-            exact.update(folded[:-1])
-            prefixes.append(folded[-1])
-        else:
-            exact.update(folded)
-
-    def hit(word: str) -> bool:
-        f = _fold(word)
-        return f in exact or any(f.startswith(p) for p in prefixes)
-
-    for text in (body, title):
-        tokens = list(_WORD.finditer(text))
-        first = next((i for i, t in enumerate(tokens) if hit(t.group(0))), None)
-        if first is None:
-            continue
-        start = max(0, min(first - 3, len(tokens) - _SNIPPET_TOKENS))
-        end = min(len(tokens), start + _SNIPPET_TOKENS)
-        out: list[str] = []
-        pos = tokens[start].start()
-        for t in tokens[start:end]:
-            out.append(text[pos : t.start()])
-            out.append(f"**{t.group(0)}**" if hit(t.group(0)) else t.group(0))
-            pos = t.end()
-        return ("…" if start > 0 else "") + "".join(out) + ("…" if end < len(tokens) else "")
-    return " ".join(body.split())[:120]
+    """A Lucene query built only from the domain's lexical plan: every clause OR-ed."""
+    clauses = (_clause(t) for t in lexical_plan(query).clauses)
+    return " ".join(c for c in clauses if c)
 
 
 # --- the write transaction ------------------------------------------------------------------
@@ -511,7 +485,7 @@ class _ForgetTx(ForgetTx):
                 "id": r.id, "title": r.title, "body": r.body, "data": _dump(r.data),
                 "retired_reason": r.retired_reason, "erased": r.erased,
                 "link_targets": sorted(set(r.targets)) or None,
-                "ft_title": _ft(r.title), "ft_body": _ft(r.body),
+                "ft_head": " ".join([_ft(r.title)] * _TITLE_WEIGHT), "ft_body": _ft(r.body),
                 "tails": sorted({tail(t) for t in r.targets}),
             }
             for r in rewrites
@@ -557,10 +531,15 @@ class Neo4jRepository:
         database: str | None = None,
         *,
         pool_size: int | None = None,
+        progress: IndexProgress | None = None,
     ) -> Neo4jRepository:
         """Connect, check the credentials, and create the schema if it is missing.
 
-        ``pool_size`` caps the connections this process keeps (the driver's 100 if None).
+        ``pool_size`` caps the connections this process keeps (the driver's 100 if None). A
+        store from an older ryvem migrates here: a full-text index whose analyzer or fields
+        differ is dropped, every version's full-text fields are filled (reporting
+        ``progress("search index", done, total)``), and the indexes are created and waited
+        for until online.
         """
         try:
             driver = GraphDatabase.driver(
@@ -577,7 +556,7 @@ class Neo4jRepository:
         repo = cls(driver, uri, database)
         try:
             driver.verify_connectivity()
-            repo._bootstrap()
+            repo._bootstrap(progress)
         except (*DRIVER_ERRORS, ValueError) as e:
             driver.close()
             raise from_driver(e, uri) from e
@@ -586,10 +565,10 @@ class Neo4jRepository:
             raise
         return repo
 
-    def _bootstrap(self) -> None:
+    def _bootstrap(self, progress: IndexProgress | None = None) -> None:
         """Create missing constraints and indexes (idempotent), wait until they are online,
         and run the data migrations (``migrate_*``) the store has not had."""
-        self._create_schema()
+        self._create_schema(progress)
         done = set(self._query("migrations_done")[0]["done"])
         for name in cypher.names("migrate_"):
             if name not in done:
@@ -597,12 +576,26 @@ class Neo4jRepository:
                 with self._session(WRITE_ACCESS) as session:
                     session.run(cypher.load(name)).consume()
 
-    def _create_schema(self) -> None:
-        existing = {r["name"] for r in self._query("schema_names")}
+    def _create_schema(self, progress: IndexProgress | None = None) -> None:
+        """Create what is missing of the schema.
+
+        A full-text index that differs from what this ryvem creates (an older analyzer or
+        fields) is dropped first; when the every-version index is missing, the versions'
+        full-text fields are (re)filled before it is created.
+        """
+        found = {r["name"]: r for r in self._query("schema_names")}
+        text = found.get("ryvem_text")
+        if text is not None and (
+            text["analyzer"] != _ANALYZER or list(text["properties"] or []) != _TEXT_FIELDS
+        ):
+            self._query("drop_text_index", write=True)
+            del found["ryvem_text"]
+        if "ryvem_text_all" not in found:
+            self._fill_text_fields(progress)
         missing = []
         for name in cypher.names("schema_"):
             m = _SCHEMA_NAME.search(cypher.load(name))
-            if m is None or m.group(1) not in existing:
+            if m is None or m.group(1) not in found:
                 missing.append(name)
         if not missing:
             return
@@ -613,6 +606,27 @@ class Neo4jRepository:
                 if "AlreadyExists" not in (e.code or ""):
                     raise
         self._query("await_indexes", seconds=_INDEX_WAIT_S)
+
+    def _fill_text_fields(self, progress: IndexProgress | None) -> None:
+        """Give every version its full-text fields (an older store kept them on current rows
+        only, without the key), a page of versions at a time."""
+        total = self._query("count_versions")[0]["n"]
+        if not total:
+            return
+        if progress is not None:
+            progress("search index", 0, total)
+        after, done = "", 0
+        while True:
+            page = self._query("text_fields_page", after=after, batch=_LOAD_CHUNK)
+            if not page:
+                return
+            rows = [
+                {"id": r["id"], **_text_fields(r["title"], r["key"], r["body"])} for r in page
+            ]
+            self._query("set_text_fields", write=True, rows=rows)
+            after, done = page[-1]["id"], done + len(page)
+            if progress is not None:
+                progress("search index", min(done, total), max(total, done))
 
     def close(self) -> None:
         self._driver.close()
@@ -793,6 +807,8 @@ class Neo4jRepository:
     ) -> list[SearchHit]:
         filters: dict[str, Any] = {"kinds": list(kinds), "limit": limit, **_scope_params(scope)}
         lucene = "" if query.empty else _lucene(query)
+        if not query.empty and not lucene:
+            return []
         if not lucene:
             if as_of is None and known_at is None:
                 rows = self._read("recent_current", **filters)
@@ -805,36 +821,20 @@ class Neo4jRepository:
                 )
                 for r in rows
             ]
-        if as_of is not None or known_at is not None:
-            return self._search_as_of(query, filters, as_of, known_at)
-        rows = self._read("search_fulltext", query=lucene, **filters)
+        if as_of is None and known_at is None:
+            rows = self._read("search_fulltext", query=lucene, **filters)
+        else:
+            rows = self._read(
+                "search_as_of", query=lucene, as_of=as_of, known_at=known_at, **filters
+            )
         return [
             SearchHit.model_construct(
                 id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
-                snippet=_snippet(r["title"], r["body"] or "", query),
+                snippet=snippet(r["title"], r["body"] or "", query),
                 score=round(float(r["score"]), 6),
             )
             for r in rows
         ]
-
-    def _search_as_of(
-        self, query: SearchQuery, filters: dict[str, Any], as_of: int | None,
-        known_at: int | None,
-    ) -> list[SearchHit]:
-        # Superseded text is not in the full-text index: the past is searched by substring,
-        # scored as the SQLite adapter scores it.
-        found = needles(query)
-        limit = filters["limit"]
-        rows = self._read(
-            "search_as_of", as_of=as_of, known_at=known_at, needles=found,
-            **{**filters, "limit": max(limit * 20, 200)},
-        )
-        return rank_past(
-            ((r["id"], r["kind"], r["scope"], r["title"], r["body"], r["valid_from"])
-             for r in rows),
-            found,
-            limit,
-        )
 
     def expand(
         self,

@@ -43,9 +43,9 @@ from ryvem.domain.model import (
 )
 from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import ScopeFilter
-from ryvem.domain.search import SearchQuery, needles, rank_past
+from ryvem.domain.search import SearchQuery, lexical_plan, snippet
 from ryvem.domain.traversal import EdgeRow
-from ryvem.ports import Close, ForgetTx, LinkSource, Progress, WriteTx
+from ryvem.ports import Close, ForgetTx, IndexProgress, LinkSource, Progress, WriteTx
 
 __all__ = ["SqliteRepository"]
 
@@ -55,6 +55,9 @@ _WRITE_RETRY_SECONDS = 60.0
 _VACUUM_TICK = 200_000  # SQLite VM steps between two progress reports during VACUUM
 _BUSY_TIMEOUT_MS = 5000
 _MIGRATIONS = queries.migrations()
+# Migrations after which both full-text tables are filled from `nodes` (user_version reached).
+_FILLS_FTS = frozenset({2})
+_FILL_BATCH = 5000
 
 # --- columns, derived once from the domain model ----------------------------------------
 _NODE_JSON = tuple(i for i, f in enumerate(NODE_FIELDS) if f in JSON_FIELDS)
@@ -179,16 +182,13 @@ def _params(model: NodeVersion | Edge) -> dict[str, Any]:
 
 
 def _fts_expression(query: SearchQuery) -> str:
-    """Every term double-quoted (quotes doubled), ANDed; prefix terms get a trailing ``*``."""
+    """The domain's lexical plan as FTS5 syntax: every clause double-quoted (quotes doubled),
+    OR-ed; prefix terms get a trailing ``*``. Empty when the text had no word."""
     parts = []
-    for term in query.terms:
+    for term in lexical_plan(query).clauses:
         phrase = '"' + " ".join(w.replace('"', '""') for w in term.words) + '"'
         parts.append(phrase + ("*" if term.prefix else ""))
-    return " ".join(parts)
-
-
-def _like(needle: str) -> str:
-    return "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return " OR ".join(parts)
 
 
 def _json(values: Iterable[Any]) -> str:
@@ -412,8 +412,14 @@ class SqliteRepository:
 
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path, *, read_only: bool = False) -> SqliteRepository:
+    def open(
+        cls, path: str | Path, *, read_only: bool = False, progress: IndexProgress | None = None
+    ) -> SqliteRepository:
         """Open (creating when missing: folder 0700, file 0600) the store at ``path``.
+
+        A store of an older schema migrates on open, in one transaction; a migration that
+        rebuilds the search index reports ``progress("search index", done, total)`` per batch
+        of rows when given (the CLI draws a bar from it).
 
         A store this process cannot write — a read-only file, folder or mount — opens for
         reading; every write then fails with :class:`~ryvem.errors.StoreReadOnly` and nothing
@@ -455,14 +461,13 @@ class SqliteRepository:
         read_only = repo.read_only_reason is not None
         try:
             conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-            conn.create_function("ryvem_lower", 1, _lower, deterministic=True)
             if not read_only:
                 mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
                 if mode != "wal":
                     repo._retry_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = OFF")
-            repo._migrate(read_only)
+            repo._migrate(read_only, progress)
         except errors.RyvemError:
             conn.close()
             raise
@@ -471,7 +476,7 @@ class SqliteRepository:
             raise from_sqlite(e, where) from e
         return repo
 
-    def _migrate(self, read_only: bool) -> None:
+    def _migrate(self, read_only: bool, progress: IndexProgress | None = None) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
         if version > len(_MIGRATIONS):
             raise errors.BackendUnavailable(
@@ -490,6 +495,8 @@ class SqliteRepository:
             for i in range(current, len(_MIGRATIONS)):
                 for statement in _split_sql(_MIGRATIONS[i]):
                     c.execute(statement)
+                if i + 1 in _FILLS_FTS:
+                    _fill_fts(c, progress)
                 c.execute(f"PRAGMA user_version = {i + 1}")
 
         self._in_transaction(migrate)
@@ -557,6 +564,7 @@ class SqliteRepository:
             result = fn(tx)
             if tx.rewrote:
                 conn.execute(_sql("forget_rebuild_fts"))
+                conn.execute(_sql("forget_rebuild_fts_all"))
             conn.execute(_sql("forget_close_pass"))
             return result
 
@@ -729,20 +737,26 @@ class SqliteRepository:
         when: dict[str, Any] = {"as_of": as_of, "known_at": known_at}
         if query.empty:
             rows = self._read(_sql("recent", **when, scope=shape, kinds=by_kind), params)
-            return [_hit(r, plain=True) for r in rows]
+            return [_listed(r) for r in rows]
+        match = _fts_expression(query)
+        if not match:
+            return []
         if as_of is not None or known_at is not None:
-            # Superseded text is not in the FTS index, so the past is searched by LIKE.
-            found = needles(query)
-            rows = self._read(
-                _sql("search_as_of", **when, scope=shape, kinds=by_kind),
-                {**params, "needles": _json(map(_like, found)), "limit": max(limit * 20, 200)},
-            )
-            return rank_past(rows, found, limit)
+            name = "search_as_of"
+        elif shape == "all" and not by_kind:
+            name = "search_current"  # no filter: ranked on the index alone
+        else:
+            name = "search_fulltext"
         rows = self._read(
-            _sql("search_fulltext", scope=shape, kinds=by_kind),
-            {**params, "match": _fts_expression(query)},
+            _sql(name, **when, scope=shape, kinds=by_kind), {**params, "match": match}
         )
-        return [_hit(r) for r in rows]
+        return [
+            SearchHit.model_construct(
+                id=r[0], kind=r[1], scope=r[2], title=r[3], snippet=snippet(r[3], r[4], query),
+                score=round(-float(r[5]), 6),
+            )
+            for r in rows
+        ]
 
     def expand(
         self,
@@ -837,25 +851,41 @@ class SqliteRepository:
         """SQLite's and FTS5's own integrity checks; empty when both pass."""
         problems = [r[0] for r in self._read("PRAGMA integrity_check") if r[0] != "ok"]
         with self._lock:
-            try:
-                self._conn.execute("INSERT INTO nodes_fts(nodes_fts) VALUES ('integrity-check')")
-            except sqlite3.Error as e:
-                problems.append(f"fts: {e}")
+            for table in ("nodes_fts", "nodes_fts_all"):
+                try:
+                    self._conn.execute(
+                        f"INSERT INTO {table}({table}) VALUES ('integrity-check')"
+                    )
+                except sqlite3.Error as e:
+                    problems.append(f"{table}: {e}")
         return problems
 
 
-def _lower(text: str | None) -> str | None:
-    """``ryvem_lower``: Unicode lower case for the as-of substring search."""
-    return text.lower() if isinstance(text, str) else None
+def _fill_fts(conn: sqlite3.Connection, progress: IndexProgress | None) -> None:
+    """Index every row in both full-text tables, in batches of seq, reporting progress."""
+    lo, hi, total = conn.execute("SELECT min(seq), max(seq), count(*) FROM nodes").fetchone()
+    if not total:
+        return
+    if progress is not None:
+        progress("search index", 0, total)
+    sql = _split_sql(queries.load("fill_fts"))
+    done = 0
+    for start in range(lo, hi + 1, _FILL_BATCH):
+        bounds = {"lo": start, "hi": start + _FILL_BATCH}
+        for statement in sql:
+            conn.execute(statement, bounds)
+        done += conn.execute(
+            "SELECT count(*) FROM nodes WHERE seq >= :lo AND seq < :hi", bounds
+        ).fetchone()[0]
+        if progress is not None:
+            progress("search index", done, total)
 
 
-def _hit(row: Sequence[Any], *, plain: bool = False) -> SearchHit:
-    snippet = row[4] or ""
-    if plain:
-        snippet = " ".join(snippet.split())[:120]
+def _listed(row: Sequence[Any]) -> SearchHit:
+    """A hit of a listing without text: the body's start, no score."""
     return SearchHit.model_construct(
-        id=row[0], kind=row[1], scope=row[2], title=row[3], snippet=snippet,
-        score=0.0 if plain else round(-float(row[5]), 6),
+        id=row[0], kind=row[1], scope=row[2], title=row[3],
+        snippet=" ".join((row[4] or "").split())[:120], score=0.0,
     )
 
 

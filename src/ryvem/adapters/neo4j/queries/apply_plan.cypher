@@ -13,7 +13,7 @@
 // Parameters: $idents (sorted JSON identities), $expect (list of {ident, id}),
 // $version_locks (sorted version ids), $edge_locks (sorted edge ids), $closes (list of {id,
 // at, recorded_at, superseded_by, retired_reason}), $revives (list of {id, successor}), $versions (list of
-// {id, props, ft_title, ft_body, tails}), $ends (sorted endpoint entity ids), $edges (list of
+// {id, props, tails}), $ends (sorted endpoint entity ids), $edges (list of
 // {id, rel, src, dst, data, valid_from, valid_to, recorded_at,
 // closure_recorded_at, cur}), $edge_closes (list of {id, at, recorded_at}),
 // $tail_expect (list of {tail, writes}, sorted by tail).
@@ -89,7 +89,7 @@ WHERE stale = 0 AND tail_moved = 0 AND closable = size($closes) AND revivable = 
 CALL () {
   UNWIND $closes AS row
   MATCH (n:Version {id: row.id})
-  REMOVE n:Current, n.ft_title, n.ft_body
+  REMOVE n:Current
   SET n.valid_to = row.at,
       n.closure_recorded_at = row.recorded_at,
       n.superseded_by = row.superseded_by,
@@ -105,7 +105,7 @@ CALL () {
   CREATE (n:Version {id: row.id})
   SET n += row.props
   FOREACH (_ IN CASE WHEN row.props.valid_to IS NULL THEN [1] ELSE [] END |
-    SET n:Current, n.ft_title = row.ft_title, n.ft_body = row.ft_body)
+    SET n:Current)
   FOREACH (t IN row.tails |
     MERGE (x:Tail {tail: t})
     CREATE (n)-[:TARGETS]->(x))  // n is new and its tails distinct

@@ -8,7 +8,7 @@ SET n.lock = true
 REMOVE n.lock
 WITH n, row
 WHERE n.valid_to IS NULL
-REMOVE n:Current, n.ft_title, n.ft_body
+REMOVE n:Current
 SET n.valid_to = row.at,
       n.closure_recorded_at = row.recorded_at,
     n.superseded_by = row.superseded_by,

@@ -1,11 +1,12 @@
 // forget_rewrite_versions: replace versions' content in place — title, body, data, retire
 // reason, link targets, the `erased` mark — and nothing else (no id, kind, key, scope, window or
 // chain property is named here). Each row is locked first (SET/REMOVE), so its window is read
-// after any writer closing it has committed: a current row gets its full-text fields from the
-// new text (the index follows), a closed one none. Its TARGETS relationships are replaced by
+// after any writer closing it has committed. Every version's full-text field follows the new
+// text (both indexes: current rows and every version): the folded title four times, the key
+// twice (lower-cased here; it never changes), the folded body. Its TARGETS relationships are replaced by
 // the new tails; returns the ids rewritten and the tails the versions no longer reach.
 // Parameters: $rows (list of {id, title, body, data, retired_reason, erased, link_targets,
-// ft_title, ft_body, tails}).
+// ft_head, ft_body, tails}).
 UNWIND $rows AS row
 MATCH (n:Version {id: row.id})
 SET n.lock = true
@@ -14,8 +15,9 @@ WITH n, row
 SET n.title = row.title, n.body = row.body, n.data = row.data,
     n.retired_reason = row.retired_reason, n.erased = row.erased,
     n.link_targets = row.link_targets
-FOREACH (_ IN CASE WHEN n:Current THEN [1] ELSE [] END |
-  SET n.ft_title = row.ft_title, n.ft_body = row.ft_body)
+SET n.ft_text = row.ft_head + ' '
+    + CASE WHEN n.key IS NULL THEN '' ELSE toLower(n.key) + ' ' + toLower(n.key) + ' ' END
+    + row.ft_body
 WITH n, row
 CALL (n, row) {
   OPTIONAL MATCH (n)-[r:TARGETS]->(t:Tail)

@@ -1,6 +1,6 @@
 // load_versions: insert_versions for a copy: rows whose id exists are skipped; any other
 // constraint still fails. Returns how many were created.
-// Parameters: $rows (list of {id, props, ft_title, ft_body, tails}).
+// Parameters: $rows (list of {id, props, tails}).
 UNWIND $rows AS row
 OPTIONAL MATCH (old:Version {id: row.id})
 WITH row, old
@@ -8,7 +8,7 @@ WHERE old IS NULL
 CREATE (n:Version {id: row.id})
 SET n += row.props
 FOREACH (_ IN CASE WHEN row.props.valid_to IS NULL THEN [1] ELSE [] END |
-  SET n:Current, n.ft_title = row.ft_title, n.ft_body = row.ft_body)
+  SET n:Current)
 FOREACH (t IN row.tails |
   MERGE (x:Tail {tail: t})
   CREATE (n)-[:TARGETS]->(x))  // n is new and its tails distinct

@@ -1,4 +1,4 @@
-// search_fulltext: current rows matching a Lucene query, best first. The filters and the
+// search_fulltext: current rows matching a Lucene query, best first (ties newest first). The filters and the
 // top-$limit sort run on the index's hits before any other property is read, so only the
 // rows returned have their title and body fetched (the snippet is cut from that body).
 // Parameters: $query (built only from parsed, escaped, quoted terms), $kinds (list; empty =

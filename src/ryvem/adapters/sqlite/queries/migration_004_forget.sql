@@ -47,13 +47,8 @@ CREATE TRIGGER nodes_reason_immutable BEFORE UPDATE OF retired_reason ON nodes
     WHEN old.valid_to IS NOT NULL AND (NOT EXISTS (SELECT 1 FROM forget_pass) OR new.erased IS NULL) BEGIN
     SELECT RAISE(ABORT, 'ryvem: a closed version''s retire reason cannot change');
 END;
--- A rewritten current row leaves the FTS index with its old text and enters it with its new.
-CREATE TRIGGER nodes_fts_rewrite AFTER UPDATE OF title, body ON nodes
-    WHEN old.valid_to IS NULL AND new.valid_to IS NULL BEGIN
-    INSERT INTO nodes_fts(nodes_fts, rowid, title, body)
-        VALUES ('delete', old.seq, old.title, old.body);
-    INSERT INTO nodes_fts(rowid, title, body) VALUES (new.seq, new.title, new.body);
-END;
+-- A rewritten row leaves both full-text indexes with its old text and enters them with its
+-- new: migration 002's nodes_fts_text trigger (UPDATE OF title, key, body) does it.
 
 DROP TRIGGER edges_immutable;
 CREATE TRIGGER edges_skeleton_immutable BEFORE UPDATE OF id, rel, src, dst, valid_from ON edges BEGIN

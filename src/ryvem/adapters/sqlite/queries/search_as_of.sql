@@ -1,9 +1,12 @@
--- search_as_of: Rows valid at :as_of holding every needle in :needles (a JSON list of LIKE patterns,
--- already escaped with '\') in the title or body, newest first; ranked by the domain.
-SELECT n.id, n.kind, n.scope, n.title, n.body, n.valid_from FROM nodes n
-WHERE {valid}{kinds}{scope}
-  AND NOT EXISTS (
-    SELECT 1 FROM json_each(:needles) w
-    WHERE NOT (ryvem_lower(n.title) LIKE w.value ESCAPE '\'
-               OR ryvem_lower(n.body) LIKE w.value ESCAPE '\'))
-ORDER BY n.valid_from DESC LIMIT :limit;
+-- search_as_of: Rows valid at :as_of matching the FTS5 expression :match in the index of every
+-- version's text, ranked as current search is (BM25, title x4, key x2, body x1; ties newest
+-- first); the top :limit are ranked before any body is read. Parameters: :match, :as_of,
+-- :limit, and the {valid}/{kinds}/{scope} fragments' own.
+SELECT n.id, n.kind, n.scope, n.title, n.body, top.rank
+FROM (
+    SELECT n.seq, bm25(nodes_fts_all, 4.0, 2.0, 1.0) AS rank
+    FROM nodes_fts_all JOIN nodes n ON n.seq = nodes_fts_all.rowid
+    WHERE nodes_fts_all MATCH :match AND {valid}{kinds}{scope}
+    ORDER BY rank, n.seq DESC LIMIT :limit
+) top JOIN nodes n ON n.seq = top.seq
+ORDER BY top.rank, top.seq DESC;
