@@ -30,6 +30,7 @@ embedding the corpus.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -270,7 +271,61 @@ def _fused(lexical: Callable[[Corpus], Mode | str],
     return factory
 
 
+class CachedEmbedder:
+    """The default embedder with its vectors cached in ``.eval-cache/`` by text: the library
+    path (queue, chunking, storage, search) is the real one; only recomputing is skipped."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name, self.dim = inner.name, inner.dim
+
+    def chunk(self, text: str) -> list[str]:
+        return list(self.inner.chunk(text))
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        if len(texts) == 1:  # a question: computed each time, as a real search does
+            return self.inner.embed(texts)
+        return _cached_embed(self.inner, texts)
+
+
+def library_session(c: Corpus) -> Any:
+    """A Session over the eval's store with the (cached) local embedder, every row embedded
+    through the library's queue; or the one-line reason semantic search is off."""
+    if "session" in c.cache:
+        return c.cache["session"]
+    from ryvem.application.session import Session
+
+    emb = _embedder(c)
+    if isinstance(emb, str):
+        c.cache["session"] = emb
+        return emb
+    cached = CachedEmbedder(emb)
+    session = Session(lambda: c.service.repo, embedder=lambda: cached)
+    t0 = time.perf_counter()
+    n = session.embed_pending()
+    print(f"library: {n} rows embedded through the queue in {time.perf_counter() - t0:.1f} s",
+          file=sys.stderr)
+    c.cache["session"] = session
+    return session
+
+
+def mode_library(mode: str) -> Callable[[Corpus], Mode | str]:
+    """``Session.search(question, mode=mode)`` over every scope, as memory_search asks it."""
+    def factory(c: Corpus) -> Mode | str:
+        session = library_session(c)
+        if isinstance(session, str):
+            return session
+
+        def run(q: str, k: int = K) -> list[str]:
+            result = session.search(q, mode=mode, all_scopes=True, limit=k)
+            return [c.key_of[h.id] for h in result.hits if h.id in c.key_of]
+        return run
+    return factory
+
+
 MODES: dict[str, Callable[[Corpus], Mode | str]] = {
+    "semantic": mode_library("semantic"),
+    "hybrid": mode_library("hybrid"),
     "today": mode_today,
     "bm25-or": mode_bm25,
     "fts5-porter-prototype": fts5_porter,
@@ -361,8 +416,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rrf-k", type=int, default=RRF_K, help=f"fusion constant ({RRF_K})")
     ap.add_argument("--fuse-depth", type=int, default=FUSE_DEPTH,
                     help=f"how deep each list enters the fusion ({FUSE_DEPTH})")
+    ap.add_argument("--min-similarity", type=float, default=None,
+                    help="the library's semantic floor (default: ryvem's MIN_SIMILARITY)")
     args = ap.parse_args(argv)
     globals().update(RRF_K=args.rrf_k, FUSE_DEPTH=args.fuse_depth)
+    if args.min_similarity is not None:
+        from ryvem.application import search as library_search
+        for name, st in list(library_search.STRATEGIES.items()):
+            library_search.STRATEGIES[name] = dataclasses.replace(
+                st, min_similarity=args.min_similarity)
     questions = [q for q in load_questions() if args.split in (None, q.split)]
     with tempfile.TemporaryDirectory(prefix="ryvem-eval-") as tmp:
         corpus = load_corpus(Path(tmp))

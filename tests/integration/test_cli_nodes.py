@@ -18,7 +18,7 @@ NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
     "superseded_by", "supersedes", "retired_reason",
 }
-HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score"}
+HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score", "ranks"}
 EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}
 ID = re.compile(r"^[0-9a-f]{24}$")
 ISO_Z = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")

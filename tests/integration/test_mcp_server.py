@@ -46,7 +46,7 @@ NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
     "superseded_by", "supersedes", "retired_reason",
 }
-HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score"}
+HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score", "ranks"}
 EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}
 STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop"}
 REPO_SCOPE = re.compile(r"^repo:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ryvem.application.planning import PlanningTx
+from ryvem.application.search import SearchRequest
 from ryvem.domain.ids import IdSequence, is_id, new_id
 from ryvem.domain.links import (
     Candidate,
@@ -526,7 +527,24 @@ class Service:
         limit: int = 20,
         as_of: object = None,
     ) -> list[SearchHit]:
-        """Best-first hits over current rows (or rows valid at ``as_of``)."""
+        """Best-first lexical hits over current rows (or rows valid at ``as_of``); the
+        search modes (semantic, hybrid) are :meth:`Session.search`."""
+        r = self.search_request(
+            text, kinds=kinds, scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of
+        )
+        return self.repo.search(parse_search(r.text), r.kinds, r.scope, r.limit, r.as_of)
+
+    def search_request(
+        self,
+        text: str | None = None,
+        *,
+        kinds: Sequence[str] = (),
+        scope: str | None = None,
+        all_scopes: bool = False,
+        limit: int = 20,
+        as_of: object = None,
+    ) -> SearchRequest:
+        """A search's arguments validated: kinds, the scope filter, the limit, the time."""
         kinds = [validate_kind(k) for k in ([kinds] if isinstance(kinds, str) else kinds)]
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive integer, got {limit!r}")
@@ -538,9 +556,7 @@ class Service:
             filt = parse_scope_filter(scope)
         else:
             filt = ScopeFilter(exact=self.default_scope)
-        return self.repo.search(
-            parse_search(text), kinds, filt, min(limit, MAX_LIMIT), _as_of(as_of)
-        )
+        return SearchRequest(text, list(kinds), filt, min(limit, MAX_LIMIT), _as_of(as_of))
 
     def traverse(
         self,

@@ -76,6 +76,7 @@ from ryvem.cli import copy as _copy  # noqa: E402,F401  (registration by import)
 from ryvem.cli import export as _export  # noqa: E402,F401  (registration by import)
 from ryvem.cli import links as _links  # noqa: E402,F401  (registration by import)
 from ryvem.cli import nodes as _nodes  # noqa: E402,F401  (registration by import)
+from ryvem.cli import reindex as _reindex  # noqa: E402,F401  (registration by import)
 
 
 def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:
