@@ -54,6 +54,7 @@ from .scopes import ScopesContract
 from .search import SearchContract
 from .stats import StatsContract
 from .traversal import TraversalContract
+from .vectors import SearchModesContract, VectorsContract
 
 __all__ = [
     "ConcurrencyContract",
@@ -68,6 +69,8 @@ __all__ = [
     "SearchContract",
     "StatsContract",
     "TraversalContract",
+    "SearchModesContract",
+    "VectorsContract",
 ]
 
 
@@ -82,5 +85,7 @@ class RepositoryContract(
     StatsContract,
     ConcurrencyContract,
     CopyingContract,
+    VectorsContract,
+    SearchModesContract,
 ):
     """Every topic of the contract; a backend subclasses this and implements the hooks."""

@@ -8,7 +8,8 @@ WHERE old IS NULL
 CREATE (n:Version {id: row.id})
 SET n += row.props
 FOREACH (_ IN CASE WHEN row.props.valid_to IS NULL THEN [1] ELSE [] END |
-  SET n:Current, n.ft_title = row.ft_title, n.ft_body = row.ft_body)
+  SET n:Current, n:EmbedPending, n.embed_ticket = 1,
+      n.ft_title = row.ft_title, n.ft_body = row.ft_body)
 FOREACH (t IN row.tails |
   MERGE (x:Tail {tail: t})
   MERGE (n)-[:TARGETS]->(x))
