@@ -67,9 +67,9 @@ __all__ = [
     "RepositoryContract",
     "ScopesContract",
     "SearchContract",
+    "SearchModesContract",
     "StatsContract",
     "TraversalContract",
-    "SearchModesContract",
     "VectorsContract",
 ]
 
