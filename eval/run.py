@@ -8,6 +8,9 @@ mode by adding a factory; nothing else changes.
 
 Modes:
 
+* ``semantic``, ``hybrid`` — the library's own modes: ``Session.search(question, mode=…)``
+  over every scope, exactly what ``memory_search(mode=…)`` runs; the corpus is embedded
+  through the library's queue (``Session.embed_pending``), with chunk vectors cached by text;
 * ``today`` — ``Service.search(question, limit=10)``, exactly what ``memory_search`` does;
 * ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,
   lower-cased ``\\w+`` tokens, no stemming, no stop words (k1 1.2, b 0.75);

@@ -37,7 +37,7 @@ def store(repo: GraphRepository) -> StoresVectors:
 def embed_all(repo: GraphRepository, vectors: dict[str, list[bytes]]) -> int:
     """Store the given chunk vectors (by title) for every queued row."""
     s = store(repo)
-    rows = [(p, vectors[p.title]) for p in s.vector_backlog(100) if p.title in vectors]
+    rows = [(p, vectors[p.title]) for p in s.vector_backlog(10_000) if p.title in vectors]
     return s.put_vectors(MODEL, rows)
 
 
