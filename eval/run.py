@@ -423,11 +423,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the library's semantic floor (default: ryvem's MIN_SIMILARITY)")
     args = ap.parse_args(argv)
     globals().update(RRF_K=args.rrf_k, FUSE_DEPTH=args.fuse_depth)
-    if args.min_similarity is not None:
-        from ryvem.application import search as library_search
-        for name, st in list(library_search.STRATEGIES.items()):
-            library_search.STRATEGIES[name] = dataclasses.replace(
-                st, min_similarity=args.min_similarity)
+    # The library's strategies take the same knobs, so they are tuned on `tune` the same way.
+    from ryvem.application import search as library_search
+    for name, st in list(library_search.STRATEGIES.items()):
+        library_search.STRATEGIES[name] = dataclasses.replace(
+            st, rrf_k=args.rrf_k, depth=args.fuse_depth,
+            min_similarity=st.min_similarity if args.min_similarity is None
+            else args.min_similarity)
     questions = [q for q in load_questions() if args.split in (None, q.split)]
     with tempfile.TemporaryDirectory(prefix="ryvem-eval-") as tmp:
         corpus = load_corpus(Path(tmp))
