@@ -687,7 +687,8 @@ class SqliteRepository:
 
     def rebuild_text_index(self) -> int:
         def run(conn: sqlite3.Connection) -> int:
-            conn.execute(_sql("rebuild_text_index"))
+            for statement in _split_sql(_sql("rebuild_text_index")):
+                conn.execute(statement)
             return int(conn.execute(_sql("count_current")).fetchone()[0])
 
         return self._in_transaction(run)

@@ -34,4 +34,12 @@ CREATE TRIGGER nodes_vectors_close AFTER UPDATE OF valid_to ON nodes
     DELETE FROM node_vectors WHERE node_seq = old.seq;
     DELETE FROM embedding_queue WHERE node_seq = old.seq;
 END;
+-- A text rewritten in place (none today: nodes_immutable refuses it; a redaction may lift
+-- that) drops the row's vectors and queues it again with a new ticket, so vectors computed
+-- from the old text are refused (StoresVectors.requeue_vectors does the same on request).
+CREATE TRIGGER nodes_vectors_text AFTER UPDATE OF title, body ON nodes BEGIN
+    DELETE FROM node_vectors WHERE node_seq = new.seq;
+    INSERT OR REPLACE INTO embedding_queue(node_seq)
+        SELECT new.seq WHERE new.valid_to IS NULL;
+END;
 INSERT INTO embedding_queue(node_seq) SELECT seq FROM nodes WHERE valid_to IS NULL ORDER BY seq;
