@@ -14,10 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from ryvem.domain.links import Candidate
-from ryvem.domain.model import Edge, Identity, NodeHead, NodeVersion, SearchHit, Stats
+from ryvem.domain.model import (
+    AuditEntry,
+    Edge,
+    Identity,
+    NodeHead,
+    NodeVersion,
+    SearchHit,
+    Stats,
+)
+from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery
 from ryvem.domain.traversal import EdgeRow
@@ -25,11 +34,15 @@ from ryvem.domain.traversal import EdgeRow
 __all__ = [
     "AppliesPlans",
     "Close",
+    "ForgetTx",
+    "Forgets",
     "GraphRepository",
     "LinkSource",
     "Neighbourhood",
     "PendingText",
+    "Progress",
     "RebuildsTextIndex",
+    "RequeuesVectors",
     "StoresVectors",
     "WalksInOneQuery",
     "WriteContext",
@@ -227,11 +240,76 @@ class StoresVectors(Protocol):
 
 
 @runtime_checkable
+class RequeuesVectors(Protocol):
+    """An optional capability of a ``ForgetTx``: drop the vectors of versions whose text was
+    rewritten, and queue the current ones again, inside the forgetting's own transaction
+    (``application.forget.text_changed``). Neo4j has it; SQLite needs none, since its
+    trigger on a title or body update does the same in the same transaction."""
+
+    def requeue_vectors(self, ids: Sequence[str]) -> int:
+        """Drop these versions' vectors and queue the current ones again; how many queued."""
+
+
+@runtime_checkable
 class RebuildsTextIndex(Protocol):
     """An optional capability: rebuild the lexical index from the rows (``graph reindex``)."""
 
     def rebuild_text_index(self) -> int:
         """Rebuild the full-text index of current rows; returns how many rows it holds."""
+
+
+Progress = Callable[[str, int, int | None], None]
+"""A long maintenance step reports (stage, done, total or None when it cannot be known)."""
+
+
+class ForgetTx(Protocol):
+    """The one audited way to rewrite stored content, inside one transaction (see
+    ``Forgets``). Nothing here can change an id, kind, key, scope, window or chain: a
+    rewrite names a version by id and carries only its content (``domain.redaction``)."""
+
+    def versions_containing(
+        self, text: str, scope: ScopeFilter
+    ) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        """Every version in scope (any window) whose title, body, data, retire reason, link
+        targets, kind, key or scope may hold ``text``, with its link targets: a superset,
+        which the caller checks exactly."""
+
+    def chain(self, entity: str) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        """Every version of an entity, oldest first, with its link targets."""
+
+    def edges_containing(self, text: str, scope: ScopeFilter) -> list[Edge]:
+        """Every edge (any window) with an end in scope whose data may hold ``text`` (a
+        superset, checked by the caller)."""
+
+    def edges_touching(self, entity: str) -> list[Edge]:
+        """Every edge (any window, any rel but ``supersedes``) from or to an entity."""
+
+    def rewrite_versions(self, rewrites: Sequence[Rewritten]) -> None:
+        """Replace these versions' content and link targets, in place; the full-text index
+        follows. Raises NotFound for an unknown id."""
+
+    def rewrite_edges(self, rewrites: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Replace these edges' data: (edge id, new data)."""
+
+    def record_audit(self, entry: AuditEntry) -> None:
+        """Append an audit entry (committed with the rewrite, or not at all)."""
+
+
+@runtime_checkable
+class Forgets(Protocol):
+    """An optional capability of a store: redact and purge (``application.forget``).
+
+    ``forget`` runs ``fn`` in one transaction that may rewrite content, and nothing else
+    may; ``scrub`` then removes what the store's files still hold of the old content
+    (SQLite: free pages, the WAL, the full-text index's old segments); ``audit`` lists
+    what was forgotten, newest first.
+    """
+
+    def forget(self, fn: Callable[[ForgetTx], T]) -> T: ...
+
+    def scrub(self, progress: Progress | None = None) -> None: ...
+
+    def audit(self) -> list[AuditEntry]: ...
 
 
 class WriteTx(Protocol):

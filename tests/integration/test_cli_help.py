@@ -35,7 +35,8 @@ def test_every_command_option_and_argument_has_help_text() -> None:
     """Each command, each of its options and each argument carries a non-empty help text."""
     commands = all_commands()
     names = {path for path, _ in commands}
-    for verb in ("put", "get", "history", "retire", "link", "unlink", "search", "stats"):
+    for verb in ("put", "get", "history", "retire", "link", "unlink", "search", "stats",
+                 "redact", "purge", "audit"):
         assert ("graph", verb) in names
     missing: list[str] = []
     for path, command in commands:

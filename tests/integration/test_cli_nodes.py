@@ -16,7 +16,7 @@ from clirun import Cli, assert_fails
 
 NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
-    "superseded_by", "supersedes", "retired_reason",
+    "superseded_by", "supersedes", "retired_reason", "erased",
 }
 HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score", "ranks"}
 EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}

@@ -25,7 +25,7 @@ import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, Implementation, TextContent
 
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.service import NewNode, Service
@@ -41,10 +41,11 @@ TOOLS = {
     "memory_unlink": ["from_ref", "to_ref", "rel"],
     "memory_navigate": ["op", "ref"],
     "graph_export": [],
+    "memory_redact": ["text"],
 }
 NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
-    "superseded_by", "supersedes", "retired_reason",
+    "superseded_by", "supersedes", "retired_reason", "erased",
 }
 HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score", "ranks"}
 EDGE_KEYS = {"id", "rel", "from", "to", "data", "valid_from", "valid_to"}
@@ -88,28 +89,38 @@ def _text(r: CallToolResult) -> str:
 
 
 @asynccontextmanager
-async def _session(params: StdioServerParameters, log: Path) -> AsyncIterator[ClientSession]:
+async def _session(
+    params: StdioServerParameters, log: Path, client: str | None = None
+) -> AsyncIterator[ClientSession]:
+    info = None if client is None else Implementation(name=client, version="1.0")
     with log.open("w") as errlog:
         async with (
             stdio_client(params, errlog=errlog) as streams,
-            ClientSession(*streams) as session,
+            ClientSession(*streams, client_info=info) as session,
         ):
             await session.initialize()
             yield session
 
 
-def _params(cwd: Path, data_dir: Path, **env: str) -> StdioServerParameters:
+def _params(
+    cwd: Path, data_dir: Path, args: tuple[str, ...] = (), **env: str
+) -> StdioServerParameters:
     assert RYVEM_MCP is not None, "the ryvem-mcp console script is not installed next to python"
     return StdioServerParameters(
         command=RYVEM_MCP,
+        args=list(args),
         cwd=cwd,
         env={"RYVEM_BACKEND": "sqlite", "RYVEM_DATA_DIR": str(data_dir), "HOME": str(cwd), **env},
     )
 
 
 @contextmanager
-def serve(portal: BlockingPortal, cwd: Path, data_dir: Path, **env: str) -> Iterator[Server]:
-    cm = _session(_params(cwd, data_dir, **env), cwd / f"server-{os.urandom(3).hex()}.log")
+def serve(
+    portal: BlockingPortal, cwd: Path, data_dir: Path, *, args: tuple[str, ...] = (),
+    client: str | None = None, **env: str,
+) -> Iterator[Server]:
+    cm = _session(_params(cwd, data_dir, args, **env), cwd / f"server-{os.urandom(3).hex()}.log",
+                  client)
     with portal.wrap_async_context_manager(cm) as session:
         yield Server(portal, session, data_dir)
 
@@ -478,3 +489,66 @@ def test_two_servers_writing_to_one_sqlite_file_at_once_lose_nothing(
         assert [v["valid_to"] is None for v in chain].count(True) == 1
         notes = b.ok("memory_search", kinds=["note"], limit=200)
         assert (len(notes["items"]), notes["truncated"]) == (100, False)
+
+
+# --- forgetting ------------------------------------------------------------------------------
+SECRET = "ghp_Zx8Qk2Lm9Rt4Vw7Yb1Nc6"
+
+
+def test_memory_redact_removes_a_secret_the_agent_wrote_and_the_audit_names_the_client(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """An agent that pasted a token removes it: every version rewritten, history kept, the
+    audit entry names the MCP client from its handshake and never holds the token."""
+    with serve(portal, tmp_path, tmp_path / "data", client="claude-code-test") as s:
+        s.ok("memory_write", kind="task", key="ci", title="CI", body=f"token {SECRET}")
+        s.ok("memory_write", kind="task", key="ci", title="CI", body="token in the vault",
+             data={"old": SECRET})
+        s.ok("memory_write", kind="task", key="keep", title="Keep", body="nothing secret")
+        out = s.ok("memory_redact", text=SECRET, reason="pasted a token")
+        assert (out["versions"], out["edges"]) == (2, 0)
+        assert out["nodes"] == [{"ref": "task/ci", "entity": out["nodes"][0]["entity"],
+                                 "kind": "task", "key": "ci", "scope": "global", "versions": 2}]
+        assert out["audit"]["who"] == "claude-code-test" and out["audit"]["via"] == "mcp"
+        history = s.ok("memory_history", ref="task/ci", include_body=True)["items"]
+        assert [v["body"] for v in history] == ["token [redacted]", "token in the vault"]
+        assert history[1]["data"] == {"old": "[redacted]"}
+        assert [v["erased"] for v in history] == ["redacted", "redacted"]
+        assert s.ok("memory_get", ref="task/keep")["erased"] is None
+        assert s.ok("memory_search", text=SECRET, scope="*")["items"] == []
+        assert "under 8" in s.error("memory_redact", text="short")
+        assert "unknown argument 'force'" in s.error("memory_redact", text=SECRET, force=True)
+        tools = {t.name for t in portal.call(s.session.list_tools).tools}
+        assert "memory_purge" not in tools
+        assert s.call("memory_purge", ref="task/ci").is_error
+    db = tmp_path / "data" / "dev.db"
+    for path in db.parent.glob("dev.db*"):
+        assert SECRET.encode() not in path.read_bytes(), path
+    repo = SqliteRepository.open(db)
+    try:
+        [entry] = Service(repo).audit()
+        assert (entry.who, entry.reason, entry.versions) == (
+            "claude-code-test", "pasted a token", 2)
+    finally:
+        repo.close()
+
+
+def test_memory_purge_is_served_only_with_allow_purge(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """Purge is a person's decision: without --allow-purge no agent sees or calls it."""
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        s.ok("memory_write", kind="task", key="t", title="Secret plan", body="details")
+        assert "memory_purge" not in {t.name for t in portal.call(s.session.list_tools).tools}
+        r = s.call("memory_purge", ref="task/t")
+        assert r.is_error
+        assert s.ok("memory_get", ref="task/t")["title"] == "Secret plan"
+    with serve(portal, tmp_path, tmp_path / "data", args=("--allow-purge",),
+               client="ops-console") as s:
+        tools = {t.name: t for t in portal.call(s.session.list_tools).tools}
+        assert sorted(tools["memory_purge"].input_schema.get("required", [])) == ["ref"]
+        out = s.ok("memory_purge", ref="task/t", reason="asked to")
+        assert (out["type"], out["versions"], out["audit"]["who"]) == ("purge", 1, "ops-console")
+        got = s.ok("memory_get", ref="task/t")
+        assert (got["title"], got["body"], got["erased"]) == ("[purged]", "", "purged")
+        assert "nothing was purged" in s.error("memory_purge", ref="task/nope")

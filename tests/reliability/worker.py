@@ -5,6 +5,8 @@
     python worker.py random    DB COUNT SEED       COUNT random operations over 50 identities
     python worker.py crash     DB SEED             random writes until killed
     python worker.py hold      DB SECONDS          hold the write lock (raw BEGIN IMMEDIATE)
+    python worker.py redact    DB TEXTFILE         redact the text in TEXTFILE (all scopes)
+    python worker.py others    DB COUNT TAG        COUNT writes of keys other-TAG-<n>
 
 Every line on stdout is one of:
 
@@ -134,6 +136,19 @@ def main(argv: list[str]) -> int:
             count, rng = int(argv[2]), random.Random(int(argv[3]))
             for _ in range(count):
                 one_random_op(svc, rng)
+                done += 1
+        elif mode == "redact":
+            text = Path(argv[2]).read_text("utf-8")
+            say("redacting")
+            report = svc.redact(text, all_scopes=True, reason="reliability test")
+            say(f"redacted {report.versions}")
+            done += 1
+        elif mode == "others":
+            count, tag = int(argv[2]), argv[3]
+            for i in range(count):
+                v = svc.write("note", f"other {tag} {i}", key=f"other-{tag}-{i % 40}",
+                              body=f"{tag} wrote {i}")
+                say(f"ack node {v.id}")
                 done += 1
         elif mode == "crash":
             rng = random.Random(int(argv[2]))

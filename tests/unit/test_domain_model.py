@@ -51,7 +51,7 @@ def test_the_record_prints_times_as_iso_8601_with_z() -> None:
     assert rec["superseded_by"] == "b" * 24 and rec["data"] == {"x": 1}
     assert set(rec) == {"id", "entity", "kind", "key", "scope", "title", "body", "data",
                         "valid_from", "valid_to", "superseded_by", "supersedes",
-                        "retired_reason"}
+                        "retired_reason", "erased"}
     assert version().record()["valid_to"] is None
 
 

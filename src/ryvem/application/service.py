@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ryvem.application import forget
 from ryvem.application.planning import PlanningTx
 from ryvem.application.search import SearchRequest
 from ryvem.domain.ids import IdSequence, is_id, new_id
@@ -27,6 +28,7 @@ from ryvem.domain.model import (
     LINKS,
     RESERVED_RELS,
     SUPERSEDES,
+    AuditEntry,
     Edge,
     Identity,
     NodeHead,
@@ -55,6 +57,7 @@ from ryvem.ports import (
     AppliesPlans,
     Close,
     GraphRepository,
+    Progress,
     WalksInOneQuery,
     WriteTx,
 )
@@ -433,6 +436,58 @@ class Service:
                 "nodes: name it by KIND/KEY or its current id"
             )
         return version
+
+    # --- forgetting (application/forget.py) ----------------------------------------------
+    def redact(
+        self,
+        text: str,
+        *,
+        scope: str | None = None,
+        all_scopes: bool = False,
+        reason: str | None = None,
+        actor: forget.Actor | None = None,
+        dry_run: bool = False,
+        force: bool = False,
+        progress: Progress | None = None,
+    ) -> forget.ForgetReport:
+        """Redact ``text`` from every version and edge in the scope (the default scope, a
+        scope or shape, or every scope); see :func:`ryvem.application.forget.redact`."""
+        if all_scopes and scope is not None:
+            raise InvalidInput("give either a scope or all scopes, not both")
+        if all_scopes:
+            filt, label = parse_scope_filter(None), "*"
+        elif scope is not None:
+            filt, label = parse_scope_filter(scope), scope
+        else:
+            filt, label = ScopeFilter(exact=self.default_scope), self.default_scope
+        return forget.redact(
+            self.repo, text, scope=filt, scope_label=label, reason=reason, actor=actor,
+            dry_run=dry_run, force=force, clock=self.clock, progress=progress,
+        )
+
+    def purge(
+        self,
+        ref: str,
+        *,
+        scope: str | None = None,
+        reason: str | None = None,
+        actor: forget.Actor | None = None,
+        progress: Progress | None = None,
+    ) -> forget.ForgetReport:
+        """Erase the content of every version of a node and its edges' data, keeping the
+        skeleton; an unknown REF is invalid input. See :func:`ryvem.application.forget.purge`."""
+        reason = validate_reason(reason)
+        try:
+            version = self.resolve(ref, scope=scope, allow_closed=True)
+        except NotFound as e:
+            raise InvalidInput(f"{e.message}; nothing was purged") from None
+        return forget.purge(
+            self.repo, version, reason=reason, actor=actor, clock=self.clock, progress=progress
+        )
+
+    def audit(self) -> list[AuditEntry]:
+        """Every redaction and purge, newest first."""
+        return forget.audit(self.repo)
 
     # --- reads --------------------------------------------------------------------------
     def resolve(

@@ -74,6 +74,7 @@ app.add_typer(graph, name="graph")
 # Verb modules register themselves on `graph` when imported.
 from ryvem.cli import copy as _copy  # noqa: E402,F401  (registration by import)
 from ryvem.cli import export as _export  # noqa: E402,F401  (registration by import)
+from ryvem.cli import forget as _forget  # noqa: E402,F401  (registration by import)
 from ryvem.cli import links as _links  # noqa: E402,F401  (registration by import)
 from ryvem.cli import nodes as _nodes  # noqa: E402,F401  (registration by import)
 from ryvem.cli import reindex as _reindex  # noqa: E402,F401  (registration by import)

@@ -84,13 +84,14 @@ def _name(v: NodeVersion) -> str:
 
 
 def _state_of(v: NodeVersion) -> str:
+    erased = "" if v.erased is None else f" · {v.erased}"  # by `ryvem graph redact`/`purge`
     if v.valid_to is None:
-        return "current"
+        return "current" + erased
     if v.superseded_by is not None and v.retired_reason is None:
-        return "superseded"
+        return "superseded" + erased
     reason = f": {v.retired_reason}" if v.retired_reason else ""
     revived = " (revived later)" if v.superseded_by is not None else ""
-    return f"retired{reason}{revived}"
+    return f"retired{reason}{revived}{erased}"
 
 
 def _read_body_file(path: str) -> str:

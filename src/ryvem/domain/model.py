@@ -23,6 +23,7 @@ __all__ = [
     "NODE_FIELDS",
     "RESERVED_RELS",
     "SUPERSEDES",
+    "AuditEntry",
     "Direction",
     "Edge",
     "Identity",
@@ -79,6 +80,8 @@ class NodeVersion(_Frozen):
     superseded_by: str | None = None
     supersedes: str | None = None
     retired_reason: str | None = None
+    erased: Literal["redacted", "purged"] | None = None
+    """Set when ``ryvem graph redact`` or ``purge`` rewrote this version's content."""
 
     @property
     def is_current(self) -> bool:
@@ -112,6 +115,7 @@ class NodeVersion(_Frozen):
             "superseded_by": self.superseded_by,
             "supersedes": self.supersedes,
             "retired_reason": self.retired_reason,
+            "erased": self.erased,
         }
 
 
@@ -203,6 +207,36 @@ HEAD_FIELDS: tuple[str, ...] = NodeHead._fields
 """The fields a walk reports for each end (a subset of NODE_FIELDS)."""
 JSON_FIELDS = frozenset({"data"})
 """Fields holding a JSON object, which stores keep as JSON text."""
+
+
+class AuditEntry(_Frozen):
+    """One forgetting: who removed what kind of content, when, why and how much — never the
+    removed text, nor anything derived from it (a hash would confirm a guess)."""
+
+    id: str
+    at: int
+    who: str
+    via: str  # "cli", "mcp" or "library"
+    action: Literal["redact", "purge"]
+    reason: str | None
+    scope: str  # the scope searched ("*" for every scope), or the purged node's
+    node: str | None  # the purged node (KIND/KEY or id); None for a redaction
+    versions: int
+    edges: int
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "at": format_us(self.at),
+            "who": self.who,
+            "via": self.via,
+            "action": self.action,
+            "reason": self.reason,
+            "scope": self.scope,
+            "node": self.node,
+            "versions": self.versions,
+            "edges": self.edges,
+        }
 
 
 class Stats(_Frozen):

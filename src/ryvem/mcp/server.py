@@ -37,6 +37,7 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from pydantic import Field, ValidationError
 
 from ryvem import __version__
+from ryvem.application.forget import Actor
 from ryvem.application.session import SMALL_BACKLOG, Session
 from ryvem.backends import BACKEND_NAMES, open_session
 from ryvem.domain.model import NodeVersion
@@ -51,7 +52,7 @@ from ryvem.mcp.arguments import (
 )
 from ryvem.settings import Settings
 
-__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "TOOL_NAMES", "build_server", "main"]
+__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "PURGE", "TOOL_NAMES", "build_server", "main"]
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 200
@@ -66,7 +67,11 @@ TOOL_NAMES = (
     "memory_unlink",
     NAVIGATE,
     "graph_export",
+    "memory_redact",
 )
+PURGE = "memory_purge"
+"""Served only when the server is started with ``--allow-purge``: erasing a whole node is
+the person's decision, not an agent's."""
 _MAX_ERROR_CHARS = 500
 
 INSTRUCTIONS = """\
@@ -183,6 +188,8 @@ IncludeBody = Annotated[
 ]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+_FORGET = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True,
+                          open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
@@ -194,6 +201,7 @@ class Served:
 
     session: Session
     export_folder: str | Path | None = None
+    allow_purge: bool = False
 
 
 @dataclass(frozen=True)
@@ -554,17 +562,91 @@ def graph_export(
     return _ok(str(write_export(served.session.everywhere(), folder / name, scope=scope)))
 
 
+def _client(ctx: Context[Any, Any]) -> Actor:
+    """Who is calling, for the audit trail: the name the MCP client gave in its handshake."""
+    try:
+        params = ctx.session.client_params
+        name = params.client_info.name if params is not None else None
+    except Exception:  # no request context (a direct call): still audit something
+        name = None
+    return Actor.of(name or "unknown MCP client", "mcp")
+
+
+@_tool(
+    "memory_redact",
+    _FORGET,
+    "Remove a secret (a token, a password, a key) that was written into memory: every "
+    "occurrence of `text` (exact, case-sensitive, at least 8 characters) becomes "
+    "[redacted] in every version's title, body and data, current and past, in edge data "
+    "and in the search index, and the store's files are cleaned. Names, ids and history "
+    "stay. Recorded in the audit trail with your client's name and `reason`; the text "
+    'itself is never recorded. Returns {"versions", "edges", "nodes": [{ref, versions}], '
+    '"audit"}.',
+)
+@_tool_errors
+def memory_redact(
+    served: Served,
+    text: Annotated[
+        str, Field(description="The exact text to remove everywhere (at least 8 characters).")
+    ],
+    reason: Annotated[
+        str | None, Field(description="Why, for the audit trail (e.g. 'pasted an API key').")
+    ] = None,
+    scope: Annotated[
+        str | None,
+        Field(description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>'), a "
+              "shape ('repo:*', 'board:*') or '*' for every scope. Omit for the default: this "
+              "working directory's repository (from ryvem.json), else 'global'."),
+    ] = None,
+    ctx: Context[Any, Any] | None = None,
+) -> CallToolResult:
+    svc = served.session.everywhere() if scope is not None else served.session.service()
+    actor = _client(ctx) if ctx is not None else Actor.of("unknown MCP client", "mcp")
+    all_scopes = scope == "*"
+    report = svc.redact(text, scope=None if all_scopes else scope, all_scopes=all_scopes,
+                        reason=reason, actor=actor)
+    return _ok(report.record())
+
+
+def memory_purge(
+    served: Served,
+    ref: Ref,
+    reason: Annotated[
+        str | None, Field(description="Why, for the audit trail.")
+    ] = None,
+    scope: Scope = None,
+    ctx: Context[Any, Any] | None = None,
+) -> CallToolResult:
+    actor = _client(ctx) if ctx is not None else Actor.of("unknown MCP client", "mcp")
+    return _ok(served.session.service(scope).purge(ref, reason=reason, actor=actor).record())
+
+
+_PURGE_TOOL = _Tool(
+    PURGE,
+    _FORGET,
+    "Erase a whole node's content: every version's title becomes [purged], its body and "
+    "data empty, and its edges' data empty; ids, kind, key, scope, history and edges stay. "
+    "Recorded in the audit trail. Only served when the server was started with "
+    "--allow-purge.",
+    _tool_errors(memory_purge),
+)
+
+
 def build_server(
-    session: Session | None = None, *, export_folder: str | Path | None = None
+    session: Session | None = None,
+    *,
+    export_folder: str | Path | None = None,
+    allow_purge: bool = False,
 ) -> RyvemMCPServer:
     """The MCP server with ryvem's tools over ``session`` (default: the environment's store).
 
     ``export_folder`` is where ``graph_export`` writes (``ryvem-mcp --export-dir``); see
-    :func:`ryvem.mcp.arguments.export_dir` for the default.
+    :func:`ryvem.mcp.arguments.export_dir` for the default. ``allow_purge``
+    (``ryvem-mcp --allow-purge``) adds ``memory_purge``.
     """
-    served = Served(session or open_session(), export_folder)
+    served = Served(session or open_session(), export_folder, allow_purge)
     server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS)
-    for tool in _TOOLS:
+    for tool in [*_TOOLS, *([_PURGE_TOOL] if allow_purge else [])]:
         server.tool(name=tool.name, annotations=tool.annotations, description=tool.description)(
             _bound(tool, served)
         )
@@ -584,8 +666,9 @@ def _make_private_folder(folder: Path) -> None:
 
 def _usage() -> str:
     return (
-        "usage: ryvem-mcp [--export-dir DIR]   serve ryvem's memory tools over MCP (stdio);\n"
-        "                                      graph_export writes only into DIR\n"
+        "usage: ryvem-mcp [--allow-purge] [--export-dir DIR]\n"
+        "                      serve ryvem's memory tools over MCP (stdio); graph_export\n"
+        "                      writes only into DIR; --allow-purge adds memory_purge\n"
         "       ryvem-mcp graph …      run `ryvem graph …` (e.g. ryvem-mcp graph export)\n"
         "       ryvem-mcp --version\n"
         f"environment: RYVEM_BACKEND ({'|'.join(BACKEND_NAMES)}), RYVEM_DATA_DIR, "
@@ -598,6 +681,9 @@ def main() -> None:
     """The ``ryvem-mcp`` console script."""
     args = sys.argv[1:]
     export_folder: str | None = None
+    allow_purge = False
+    if args and args[0] == "--allow-purge":
+        allow_purge, args = True, args[1:]
     if args and (args[0] == "--export-dir" or args[0].startswith("--export-dir=")):
         _flag, eq, value = args[0].partition("=")
         if not eq:
@@ -611,6 +697,8 @@ def main() -> None:
             print(f"error: --export-dir needs a folder\n{_usage()}", file=sys.stderr)
             sys.exit(2)
         export_folder = value
+    if args and args[0] == "--allow-purge":
+        allow_purge, args = True, args[1:]
     if args:
         if args[0] == "--version":
             print(f"ryvem-mcp {__version__}")
@@ -628,7 +716,7 @@ def main() -> None:
     session = open_session()
     session.start_background_embedding()  # the server is long-lived: writes never embed
     try:
-        build_server(session, export_folder=export_folder).run()
+        build_server(session, export_folder=export_folder, allow_purge=allow_purge).run()
     except KeyboardInterrupt:
         pass
     finally:

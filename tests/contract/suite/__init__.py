@@ -35,8 +35,9 @@ it in your pytest configuration if you run with ``--strict-markers``).
 
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
 a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``, ``links``,
-``properties`` (Hypothesis), ``stats``, ``concurrency`` (writers on their own handles) and
-``copying`` (the round trip through SQLite). A topic class can be subclassed alone too, to run
+``properties`` (Hypothesis), ``stats``, ``concurrency`` (writers on their own handles),
+``copying`` (the round trip through SQLite) and ``forgetting`` (redact, purge, the
+audit). A topic class can be subclassed alone too, to run
 one topic while a backend is being written; the backend is done when ``RepositoryContract``
 passes.
 """
@@ -47,6 +48,7 @@ from .base import ContractBase
 from .concurrency import ConcurrencyContract
 from .copying import CopyingContract
 from .edges import EdgesContract
+from .forgetting import ForgettingContract
 from .links import LinksContract
 from .nodes import NodesContract
 from .properties import PropertiesContract
@@ -61,6 +63,7 @@ __all__ = [
     "ContractBase",
     "CopyingContract",
     "EdgesContract",
+    "ForgettingContract",
     "LinksContract",
     "NodesContract",
     "PropertiesContract",
@@ -87,5 +90,6 @@ class RepositoryContract(
     CopyingContract,
     VectorsContract,
     SearchModesContract,
+    ForgettingContract,
 ):
     """Every topic of the contract; a backend subclasses this and implements the hooks."""

@@ -159,6 +159,19 @@ class VectorsContract(ContractBase):
         embed_all(repo, {"A": [axis((0, 1.0))], "B": [axis((0, 1.0))]})
         assert s.requeue_vectors() == 2 and s.vector_pending() == 2
 
+    def test_a_redacted_text_drops_its_vectors_and_queues_the_row_again(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """A redaction rewrites the text in place: the old text's vectors go in the same
+        transaction and the row waits for vectors of its new text."""
+        service.write("note", "Secret", key="s", body="the key is sk-live-4242424242")
+        service.write("note", "Other", key="o", body="nothing to hide")
+        embed_all(repo, {"Secret": [axis((0, 1.0))], "Other": [axis((1, 1.0))]})
+        service.redact("sk-live-4242424242", all_scopes=True)
+        assert found(repo, axis((0, 1.0))) == ["Other"]
+        [pending] = store(repo).vector_backlog(10)
+        assert pending.title == "Secret" and "sk-live" not in pending.body
+
     def test_vectors_of_another_model_are_never_compared(
         self, repo: GraphRepository, service: Service
     ) -> None:

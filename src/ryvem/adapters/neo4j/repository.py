@@ -56,6 +56,7 @@ from ryvem.domain.model import (
     HEAD_FIELDS,
     JSON_FIELDS,
     NODE_FIELDS,
+    AuditEntry,
     Edge,
     Identity,
     NodeHead,
@@ -64,15 +65,18 @@ from ryvem.domain.model import (
     Stats,
     trusted,
 )
+from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     AppliesPlans,
     Close,
+    ForgetTx,
     LinkSource,
     Neighbourhood,
     PendingText,
+    Progress,
     WriteContext,
     WritePlan,
     WriteTx,
@@ -434,6 +438,75 @@ class _Tx(WriteTx, AppliesPlans):
         ]
 
 
+def _json_fragment(text: str) -> str:
+    """``text`` as it appears inside a stored JSON string (see ``_dump``)."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+class _ForgetTx(ForgetTx):
+    """``ForgetTx`` in one explicit transaction: the only queries that rewrite content
+    (``forget_rewrite_versions``, ``forget_rewrite_edges``) name content properties only."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self.tx = tx
+
+    def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return [r.data() for r in self.tx.run(cypher.load(name), {**_FIELDS, **params})]
+
+    def versions_containing(
+        self, text: str, scope: ScopeFilter
+    ) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        rows = self._run("forget_versions_containing", text=text,
+                         text_json=_json_fragment(text), **_scope_params(scope))
+        return [(_node(r["v"]), tuple(sorted(r["targets"]))) for r in rows]
+
+    def chain(self, entity: str) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        rows = self._run("forget_chain", entity=entity)
+        return [(_node(r["v"]), tuple(sorted(r["targets"]))) for r in rows]
+
+    def edges_containing(self, text: str, scope: ScopeFilter) -> list[Edge]:
+        rows = self._run("forget_edges_containing", text_json=_json_fragment(text),
+                         **_scope_params(scope))
+        return [_edge(r["edge"]) for r in rows]
+
+    def edges_touching(self, entity: str) -> list[Edge]:
+        return [_edge(r["edge"]) for r in self._run("forget_edges_touching", entity=entity)]
+
+    def requeue_vectors(self, ids: Sequence[str]) -> int:
+        """``RequeuesVectors``: the rewritten versions' chunks go in this transaction."""
+        rows = self._run("requeue_vectors", ids=list(ids), scope_exact=None, scope_prefix=None)
+        return int(rows[0]["queued"]) if rows else 0
+
+    def rewrite_versions(self, rewrites: Sequence[Rewritten]) -> None:
+        if not rewrites:
+            return
+        rows = [
+            {
+                "id": r.id, "title": r.title, "body": r.body, "data": _dump(r.data),
+                "retired_reason": r.retired_reason, "erased": r.erased,
+                "link_targets": sorted(set(r.targets)) or None,
+                "ft_title": _ft(r.title), "ft_body": _ft(r.body),
+                "tails": sorted({tail(t) for t in r.targets}),
+            }
+            for r in rewrites
+        ]
+        done = self._run("forget_rewrite_versions", rows=rows)
+        missing = {r.id for r in rewrites} - {d["id"] for d in done}
+        if missing:
+            raise errors.NotFound(f"no version {sorted(missing)[0]}; nothing was rewritten")
+        dropped = sorted({t for d in done for t in d["dropped"]})
+        if dropped:
+            self._run("forget_drop_tails", tails=dropped)
+
+    def rewrite_edges(self, rewrites: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        if rewrites:
+            self._run("forget_rewrite_edges",
+                      rows=[{"id": i, "data": _dump(d)} for i, d in rewrites])
+
+    def record_audit(self, entry: AuditEntry) -> None:
+        self._run("forget_record_audit", entry=dict(entry.__dict__))
+
+
 # --- the repository -------------------------------------------------------------------------
 
 
@@ -580,6 +653,36 @@ class Neo4jRepository:
                 tx.close()
             attempt += 1
             time.sleep(min(0.2, 0.002 * 2 ** min(attempt, 7)) * random.uniform(0.5, 1.5))
+
+    # --- forgetting (the Forgets capability) ------------------------------------------------
+    def forget(self, fn: Callable[[ForgetTx], T]) -> T:
+        """Run ``fn`` in one explicit transaction (re-run after a transient error, as
+        ``write``): the rewrite and its audit entry commit together or not at all."""
+        deadline = time.monotonic() + _RETRY_S
+        attempt = 0
+        while True:
+            try:
+                with self._session() as session, session.begin_transaction() as tx:
+                    result = fn(_ForgetTx(tx))
+                    tx.commit()
+                    return result
+            except DRIVER_ERRORS as e:
+                if not e.is_retryable() or time.monotonic() > deadline:
+                    raise from_driver(e, self.uri) from e
+            attempt += 1
+            time.sleep(min(0.2, 0.002 * 2 ** min(attempt, 7)) * random.uniform(0.5, 1.5))
+
+    def scrub(self, progress: Progress | None = None) -> None:
+        """Nothing a client can do: the properties and the full-text index entries are
+        rewritten by the transaction; the server's store files, transaction logs and index
+        segments keep old bytes until the operator compacts them (see the README)."""
+        if progress is not None:
+            progress("done", 1, 1)
+
+    def audit(self) -> list[AuditEntry]:
+        return [
+            AuditEntry.model_construct(**r["entry"]) for r in self._read("forget_audit")
+        ]
 
     # --- reads --------------------------------------------------------------------------
     def get_version(self, id: str) -> NodeVersion | None:

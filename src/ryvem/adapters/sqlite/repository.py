@@ -32,6 +32,7 @@ from ryvem.domain.model import (
     HEAD_FIELDS,
     JSON_FIELDS,
     NODE_FIELDS,
+    AuditEntry,
     Edge,
     Identity,
     NodeHead,
@@ -40,16 +41,18 @@ from ryvem.domain.model import (
     Stats,
     trusted,
 )
+from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery, needles, rank_past
 from ryvem.domain.traversal import EdgeRow
-from ryvem.ports import Close, LinkSource, PendingText, WriteTx
+from ryvem.ports import Close, ForgetTx, LinkSource, PendingText, Progress, WriteTx
 
 __all__ = ["SqliteRepository"]
 
 T = TypeVar("T")
 
 _WRITE_RETRY_SECONDS = 60.0
+_VACUUM_TICK = 200_000  # SQLite VM steps between two progress reports during VACUUM
 _BUSY_TIMEOUT_MS = 5000
 _MIGRATIONS = queries.migrations()
 
@@ -242,6 +245,81 @@ class _Tx(WriteTx):
             LinkSource(entity=entity, kind=kind, scope=scope, targets=tuple(targets.get(vid, ())))
             for entity, kind, scope, vid in rows
         ]
+
+
+def _json_fragment(text: str) -> str:
+    """``text`` as it appears inside a stored JSON string (see ``_dump``)."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+class _ForgetTx(ForgetTx):
+    """``ForgetTx`` over one connection inside ``BEGIN IMMEDIATE``: the forget pass opens
+    with the audit entry, and ``SqliteRepository.forget`` closes it before the commit."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.c = conn
+        self.rewrote = False
+
+    def _with_targets(self, rows: list[Any]) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        versions = [_node(r) for r in rows]
+        targets = _targets_of_versions(self.c, [v.id for v in versions])
+        return [(v, tuple(targets.get(v.id, ()))) for v in versions]
+
+    def versions_containing(
+        self, text: str, scope: ScopeFilter
+    ) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        shape, sparams = _scope_params(scope)
+        rows = self.c.execute(
+            _sql("forget_versions_containing", scope=shape),
+            {"text": text, "text_json": _json_fragment(text), **sparams},
+        ).fetchall()
+        return self._with_targets(rows)
+
+    def chain(self, entity: str) -> list[tuple[NodeVersion, tuple[str, ...]]]:
+        return self._with_targets(self.c.execute(_sql("chain"), {"entity": entity}).fetchall())
+
+    def edges_containing(self, text: str, scope: ScopeFilter) -> list[Edge]:
+        shape, sparams = _scope_params(scope)
+        rows = self.c.execute(
+            _sql("forget_edges_containing", scope=shape),
+            {"text_json": _json_fragment(text), **sparams},
+        )
+        return [_edge(r) for r in rows]
+
+    def edges_touching(self, entity: str) -> list[Edge]:
+        rows = self.c.execute(_sql("forget_edges_touching"), {"entity": entity})
+        return [_edge(r) for r in rows]
+
+    def rewrite_versions(self, rewrites: Sequence[Rewritten]) -> None:
+        update, clear = _sql("forget_rewrite_version"), _sql("forget_clear_link_targets")
+        for r in rewrites:
+            cur = self.c.execute(update, {
+                "id": r.id, "title": r.title, "body": r.body, "data": _dump(r.data),
+                "retired_reason": r.retired_reason, "erased": r.erased,
+            })
+            if cur.rowcount != 1:
+                raise errors.NotFound(f"no version {r.id}; nothing was rewritten")
+            self.c.execute(clear, {"id": r.id})
+        rows = [
+            {"version_id": r.id, "target": t, "tail": tail(t)} for r in rewrites for t in r.targets
+        ]
+        if rows:
+            self.c.executemany(_sql("insert_link_target"), rows)
+        self.rewrote = self.rewrote or bool(rewrites)
+
+    def rewrite_edges(self, rewrites: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        self.c.executemany(
+            _sql("forget_rewrite_edge"), [{"id": i, "data": _dump(d)} for i, d in rewrites]
+        )
+        self.rewrote = self.rewrote or bool(rewrites)
+
+    def record_audit(self, entry: AuditEntry) -> None:
+        self.c.execute(_sql("forget_record_audit"), {
+            "id": entry.id, "at": entry.at, "who": entry.who, "via": entry.via,
+            "action": entry.action, "reason": entry.reason, "scope": entry.scope,
+            "node": entry.node, "versions": entry.versions, "edges": entry.edges,
+        })
+        self.c.execute(_sql("forget_open_pass"), {"audit_id": entry.id})
 
 
 def _targets_of_versions(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, list[str]]:
@@ -437,6 +515,101 @@ class SqliteRepository:
 
     def write(self, fn: Callable[[WriteTx], T]) -> T:
         return self._in_transaction(lambda conn: fn(_Tx(conn)))
+
+    # --- forgetting (the Forgets capability) -------------------------------------------------
+    def forget(self, fn: Callable[[ForgetTx], T]) -> T:
+        """Run ``fn`` in one write transaction that may rewrite content (the forget pass),
+        with ``secure_delete`` on, so the pages it rewrites keep no trace of the old text. The
+        full-text index is rebuilt in the same transaction when anything was rewritten; the
+        pass is closed before the commit, so no later transaction inherits it."""
+
+        def run(conn: sqlite3.Connection) -> T:
+            tx = _ForgetTx(conn)
+            result = fn(tx)
+            if tx.rewrote:
+                conn.execute(_sql("forget_rebuild_fts"))
+            conn.execute(_sql("forget_close_pass"))
+            return result
+
+        with self._lock:
+            self._pragma("secure_delete = ON")
+            try:
+                return self._in_transaction(run)
+            finally:
+                self._pragma("secure_delete = OFF")
+
+    def _pragma(self, setting: str) -> None:
+        if self.read_only_reason is None:
+            try:
+                self._conn.execute(f"PRAGMA {setting}")
+            except sqlite3.Error as e:
+                raise from_sqlite(e, self.location) from e
+
+    def scrub(self, progress: Progress | None = None) -> None:
+        """Leave no old page anywhere in the store's files: checkpoint the WAL into the main
+        file and truncate it, rebuild the main file (VACUUM, so no free page keeps old text),
+        and checkpoint and truncate again. Waits for readers and writers of other processes
+        (up to a minute each step), else says what is left to do."""
+        report = progress or (lambda stage, done, total: None)
+        if self.read_only_reason is not None:
+            raise errors.StoreReadOnly(
+                f"cannot clean {self.location}: {self.read_only_reason}"
+            )
+        with self._lock:
+            conn = self._conn
+            try:
+                report("checkpoint", 0, 1)
+                self._checkpoint()
+                report("checkpoint", 1, 1)
+                ticks = 0
+
+                def tick() -> int:
+                    nonlocal ticks
+                    ticks += 1
+                    report("vacuum", ticks, None)
+                    return 0
+
+                report("vacuum", 0, None)
+                conn.set_progress_handler(tick, _VACUUM_TICK)
+                conn.execute("PRAGMA temp_store = MEMORY")  # no temporary copy on disk
+                try:
+                    self._retry_busy(lambda: conn.execute("VACUUM"))
+                finally:
+                    conn.set_progress_handler(None, 0)
+                    conn.execute("PRAGMA temp_store = DEFAULT")
+                report("vacuum", ticks, ticks)
+                self._checkpoint()
+            except sqlite3.Error as e:
+                raise from_sqlite(e, self.location) from e
+
+    def _checkpoint(self) -> None:
+        """``wal_checkpoint(TRUNCATE)`` until it completes (another process's reader or
+        writer can hold it back), for up to a minute."""
+        deadline = time.monotonic() + _WRITE_RETRY_SECONDS
+        delay = 0.01
+        while True:
+            busy = self._retry_busy(
+                lambda: self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            )[0]
+            if not busy:
+                return
+            if time.monotonic() > deadline:
+                raise errors.OperationalError(
+                    f"{self.location}: another process kept the write-ahead log busy for a "
+                    "minute, so old pages may remain in it; the content is rewritten: run the "
+                    "command again to finish the cleanup"
+                )
+            time.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 2, 0.25)
+
+    def audit(self) -> list[AuditEntry]:
+        return [
+            AuditEntry.model_construct(
+                id=r[0], at=r[1], who=r[2], via=r[3], action=r[4], reason=r[5], scope=r[6],
+                node=r[7], versions=r[8], edges=r[9],
+            )
+            for r in self._read(_sql("forget_audit"))
+        ]
 
     def _read(self, sql: str, params: dict[str, Any] | Sequence[Any] = ()) -> list[Any]:
         with self._lock:

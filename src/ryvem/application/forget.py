@@ -1,0 +1,276 @@
+"""Forgetting: redact a text from every version, purge a node's content, and the audit trail.
+
+The one place content is ever rewritten. Each use case runs in one ``Forgets.forget``
+transaction — the rewrite, the audit entry and (on SQLite) the full-text index commit
+together or not at all, so an interrupted redaction leaves the old store or the whole new
+one — and then asks the store to ``scrub`` what its files still hold of the old text (free
+pages, the write-ahead log). The rules for what a rewrite makes of a version or an edge are
+pure (``ryvem.domain.redaction``); nothing here can change a skeleton field.
+
+**Which versions had their text changed** is decided in one place, :func:`text_changed`,
+called inside the transaction with their ids: anything derived from a version's text
+outside the rows (semantic vectors) is dropped or re-queued there.
+"""
+
+from __future__ import annotations
+
+import getpass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ryvem.domain.ids import new_id
+from ryvem.domain.model import AuditEntry, Edge, NodeVersion
+from ryvem.domain.redaction import (
+    Rewritten,
+    check_redaction_text,
+    purge_version,
+    redact_edge_data,
+    redact_version,
+    skeleton_hit,
+)
+from ryvem.domain.scopes import ScopeFilter
+from ryvem.domain.timeutil import Clock
+from ryvem.domain.validation import check_text, one_line, validate_reason
+from ryvem.errors import BackendError, InvalidInput
+from ryvem.ports import Forgets, ForgetTx, GraphRepository, Progress, RequeuesVectors
+
+__all__ = [
+    "Actor",
+    "ForgetReport",
+    "NodeCount",
+    "audit",
+    "purge",
+    "redact",
+    "text_changed",
+]
+
+_MAX_WHO = 200
+_MAX_NAMED = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who forgets, for the audit trail: the OS user (CLI, library) or the MCP client."""
+
+    who: str
+    via: Literal["cli", "mcp", "library"]
+
+    @classmethod
+    def os_user(cls, via: Literal["cli", "library"] = "library") -> Actor:
+        try:
+            name = getpass.getuser()
+        except Exception:  # no login name and no USER/LOGNAME: still say something
+            name = "unknown"
+        return cls.of(name, via)
+
+    @classmethod
+    def of(cls, name: object, via: Literal["cli", "mcp", "library"]) -> Actor:
+        """A name cleaned to one short line (an MCP client names itself: untrusted)."""
+        text = name if isinstance(name, str) else ""
+        try:
+            check_text("who", text)
+        except InvalidInput:
+            text = text.encode("utf-8", "replace").decode("utf-8").replace("\x00", " ")
+        text = one_line(text)[:_MAX_WHO] or "unknown"
+        return cls(text, via)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeCount:
+    """How many versions of one node a forgetting rewrote (never what they held)."""
+
+    entity: str
+    kind: str
+    key: str | None
+    scope: str
+    versions: int
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind}/{self.key}" if self.key is not None else self.entity
+
+    def record(self) -> dict[str, Any]:
+        return {"ref": self.ref, "entity": self.entity, "kind": self.kind, "key": self.key,
+                "scope": self.scope, "versions": self.versions}
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    """What a redaction or purge did (or, dry, would do)."""
+
+    action: Literal["redact", "purge"]
+    dry_run: bool
+    scope: str
+    versions: int
+    edges: int
+    nodes: list[NodeCount]
+    entry: AuditEntry | None
+    changed: tuple[str, ...] = field(default=())  # the version ids whose text changed
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "type": self.action,
+            "dry_run": self.dry_run,
+            "scope": self.scope,
+            "versions": self.versions,
+            "edges": self.edges,
+            "nodes": [n.record() for n in self.nodes],
+            "audit": None if self.entry is None else self.entry.record(),
+        }
+
+
+def _forgets(repo: GraphRepository) -> Forgets:
+    if not isinstance(repo, Forgets):
+        raise BackendError(f"the {repo.backend} store cannot redact or purge")
+    return repo
+
+
+def text_changed(tx: ForgetTx, version_ids: Sequence[str]) -> None:
+    """The versions whose title or body a forgetting rewrote, inside its transaction.
+
+    The one hook for what is derived from a version's text outside its row: semantic
+    vectors are dropped or re-queued for these ids here. The rows themselves, their link
+    targets and the full-text index are rewritten by the store (``ForgetTx``)."""
+    if version_ids and isinstance(tx, RequeuesVectors):
+        tx.requeue_vectors(version_ids)  # SQLite: its text-update trigger already did
+
+
+def _count(versions: Sequence[NodeVersion], rewritten: set[str]) -> list[NodeCount]:
+    per: dict[str, list[NodeVersion]] = {}
+    for v in versions:
+        if v.id in rewritten:
+            per.setdefault(v.entity, []).append(v)
+    return [
+        NodeCount(entity, vs[-1].kind, vs[-1].key, vs[-1].scope, len(vs))
+        for entity, vs in sorted(per.items())
+    ]
+
+
+def _text_ids(found: dict[str, NodeVersion], rewrites: Sequence[Rewritten]) -> tuple[str, ...]:
+    return tuple(
+        r.id for r in rewrites
+        if (found[r.id].title, found[r.id].body) != (r.title, r.body)
+    )
+
+
+def redact(
+    repo: GraphRepository,
+    text: str,
+    *,
+    scope: ScopeFilter,
+    scope_label: str,
+    reason: str | None = None,
+    actor: Actor | None = None,
+    dry_run: bool = False,
+    force: bool = False,
+    clock: Clock | None = None,
+    progress: Progress | None = None,
+) -> ForgetReport:
+    """Replace every occurrence of ``text`` with ``[redacted]`` in every version and edge in
+    ``scope`` (see ``domain.redaction``), record it, and scrub the store's files.
+
+    Refused (InvalidInput, nothing written): a bad ``text`` (see
+    :func:`~ryvem.domain.redaction.check_redaction_text`), or ``text`` in a kind, key or
+    scope, which a redaction cannot change (the message names those nodes: purge them).
+    ``dry_run`` counts what would change and changes nothing (no audit entry either).
+    """
+    text = check_redaction_text(text, force=force)
+    reason = validate_reason(reason)
+    actor = actor or Actor.os_user()
+    clock = clock or Clock()
+    store = _forgets(repo)
+
+    def run(tx: ForgetTx) -> ForgetReport:
+        found = tx.versions_containing(text, scope)
+        stuck = {}
+        for v, _ in found:
+            if skeleton_hit(v, text):
+                stuck[v.entity] = f"{v.kind} {v.entity}"  # by id: the key would repeat TEXT
+        if stuck:
+            names = sorted(set(stuck.values()))
+            shown = ", ".join(names[:_MAX_NAMED])
+            more = f" and {len(names) - _MAX_NAMED} more" if len(names) > _MAX_NAMED else ""
+            raise InvalidInput(
+                f"the text is part of the kind, key or scope of {len(names)} node(s), which "
+                f"redact cannot change: {shown}{more}; purge those nodes (ryvem graph purge "
+                "ID) or write their content under another key; nothing was redacted"
+            )
+        by_id = {v.id: v for v, _ in found}
+        rewrites = [r for r in (redact_version(v, t, text) for v, t in found) if r is not None]
+        edges: list[tuple[str, dict[str, Any]]] = []
+        for e in tx.edges_containing(text, scope):
+            data, n = redact_edge_data(e, text)
+            if n:
+                edges.append((e.id, data))
+        nodes = _count([v for v, _ in found], {r.id for r in rewrites})
+        changed = _text_ids(by_id, rewrites)
+        if dry_run:
+            return ForgetReport("redact", True, scope_label, len(rewrites), len(edges), nodes,
+                                None, changed)
+        at = clock.now()
+        entry = AuditEntry(
+            id=new_id(at), at=at, who=actor.who, via=actor.via, action="redact",
+            reason=reason, scope=scope_label, node=None, versions=len(rewrites),
+            edges=len(edges),
+        )
+        tx.record_audit(entry)
+        tx.rewrite_versions(rewrites)
+        tx.rewrite_edges(edges)
+        text_changed(tx, changed)
+        return ForgetReport("redact", False, scope_label, len(rewrites), len(edges), nodes,
+                            entry, changed)
+
+    report = store.forget(run)
+    if not dry_run:
+        store.scrub(progress)
+    return report
+
+
+def purge(
+    repo: GraphRepository,
+    version: NodeVersion,
+    *,
+    reason: str | None = None,
+    actor: Actor | None = None,
+    clock: Clock | None = None,
+    progress: Progress | None = None,
+) -> ForgetReport:
+    """Erase the content of every version of ``version``'s node — title ``[purged]``, body,
+    data and link targets empty, a retire reason ``[purged]`` — and the data of every edge
+    from or to it; the skeleton (ids, kind, key, scope, windows, chain, the edges
+    themselves) stays, so history, as-of reads and walks keep their shape."""
+    reason = validate_reason(reason)
+    actor = actor or Actor.os_user()
+    clock = clock or Clock()
+    store = _forgets(repo)
+    name = f"{version.kind}/{version.key}" if version.key is not None else version.id
+
+    def run(tx: ForgetTx) -> ForgetReport:
+        chain = tx.chain(version.entity)
+        rewrites = [purge_version(v) for v, _ in chain]
+        touching: list[Edge] = tx.edges_touching(version.entity)
+        edges: list[tuple[str, dict[str, Any]]] = [(e.id, {}) for e in touching if e.data]
+        at = clock.now()
+        entry = AuditEntry(
+            id=new_id(at), at=at, who=actor.who, via=actor.via, action="purge",
+            reason=reason, scope=version.scope, node=name, versions=len(rewrites),
+            edges=len(edges),
+        )
+        tx.record_audit(entry)
+        tx.rewrite_versions(rewrites)
+        tx.rewrite_edges(edges)
+        changed = _text_ids({v.id: v for v, _ in chain}, rewrites)
+        text_changed(tx, changed)
+        nodes = _count([v for v, _ in chain], {r.id for r in rewrites})
+        return ForgetReport("purge", False, version.scope, len(rewrites), len(edges), nodes,
+                            entry, changed)
+
+    report = store.forget(run)
+    store.scrub(progress)
+    return report
+
+
+def audit(repo: GraphRepository) -> list[AuditEntry]:
+    """Every redaction and purge, newest first."""
+    return _forgets(repo).audit()

@@ -1,0 +1,202 @@
+"""Forgetting verbs: redact, purge, audit.
+
+``redact TEXT`` replaces TEXT (literal, case-sensitive) with ``[redacted]`` everywhere in the
+scope; ``redact -`` reads TEXT from stdin (a secret typed as an argument lands in the shell's
+history and is visible to other users in the process list, and an argument is limited to
+128 KiB). ``purge REF`` erases a node's content and keeps its skeleton. Both record who did
+it (the OS user) and why in the audit trail that ``audit`` lists. Output never repeats TEXT.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ryvem.application.forget import Actor, ForgetReport
+from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.cli.text import safe, say
+from ryvem.domain.scopes import GLOBAL
+from ryvem.domain.timeutil import format_us
+from ryvem.ports import Progress
+
+__all__ = ["audit", "purge", "redact"]
+
+ReasonOpt = Annotated[
+    str | None,
+    typer.Option("--reason", help="Why (kept in the audit trail).", show_default=False),
+]
+
+
+def _read_text(text: str) -> str:
+    if text != "-":
+        return text
+    raw = sys.stdin.buffer.read()
+    try:
+        value = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise fail(f"the text on stdin is not UTF-8 (byte {e.start}); nothing was redacted",
+                   2) from None
+    if value.endswith("\r\n"):
+        return value[:-2]
+    return value[:-1] if value.endswith("\n") else value
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Progress | None]:
+    """A progress bar on stderr while the store's files are cleaned (VACUUM can be long)."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, TaskID, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bar
+
+    with Bar(
+        TextColumn("{task.description:>10}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def update(stage: str, done: int, total: int | None) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _summary(r: ForgetReport) -> list[str]:
+    verb = "would redact" if r.dry_run else "redacted"
+    if r.action == "purge":
+        verb = "purged"
+    head = (
+        f"{verb} {_plural(r.versions, 'version')} of {_plural(len(r.nodes), 'node')} and the "
+        f"data of {_plural(r.edges, 'edge')} in {r.scope}"
+    )
+    if r.dry_run:
+        head += "; nothing was changed (--dry-run)"
+    elif r.entry is not None:
+        head += f" (audit {r.entry.id})"
+    width = max((len(n.ref) for n in r.nodes), default=0)
+    lines = [head]
+    lines += [f"  {n.ref:<{width}}  {_plural(n.versions, 'version')}"
+              + ("" if n.scope == r.scope else f"  ({n.scope})") for n in r.nodes]
+    return lines
+
+
+@graph.command("redact")
+def redact(
+    ctx: typer.Context,
+    text: Annotated[
+        str,
+        typer.Argument(
+            metavar="TEXT",
+            help="The exact text to remove (literal, case-sensitive), at least 8 characters; "
+            "'-' reads it from stdin (keeps it out of the shell history and the process list).",
+            show_default=False,
+        ),
+    ],
+    reason: ReasonOpt = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            help="Only this scope (global, repo:<uuid>, board:<slug>) or shape (repo:*, "
+            "board:*). Default: this repository's scope, else global.",
+            show_default=False,
+        ),
+    ] = None,
+    all_scopes: Annotated[bool, typer.Option("--all-scopes", help="Every scope.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Count what would change; change nothing.")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Allow a TEXT shorter than 8 characters.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replace TEXT with a redaction marker everywhere: every version, edge and index."""
+    st = state(ctx)
+    with errors_to_exit():
+        value = _read_text(text)
+        explicit = scope is not None or all_scopes
+        svc = st.service(scope=GLOBAL) if explicit else st.service()
+        with _progress(sys.stderr.isatty() and not as_json and not dry_run) as progress:
+            report = svc.redact(
+                value, scope=scope, all_scopes=all_scopes, reason=reason,
+                actor=Actor.os_user("cli"), dry_run=dry_run, force=force, progress=progress,
+            )
+        if as_json:
+            echo_json(report.record())
+        else:
+            for line in _summary(report):
+                say(line)
+
+
+@graph.command("purge")
+def purge(
+    ctx: typer.Context,
+    ref: Annotated[
+        str,
+        typer.Argument(
+            metavar="REF",
+            help="The node: an id, KIND/KEY, or a bare KEY unique in the scope.",
+            show_default=False,
+        ),
+    ],
+    reason: ReasonOpt = None,
+    scope: ScopeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Erase the content of every version of a node and its edges' data; keep the skeleton."""
+    st = state(ctx)
+    with errors_to_exit():
+        svc = st.service(scope=scope)
+        with _progress(sys.stderr.isatty() and not as_json) as progress:
+            report = svc.purge(ref, reason=reason, actor=Actor.os_user("cli"),
+                               progress=progress)
+        if as_json:
+            echo_json(report.record())
+        else:
+            node = report.entry.node if report.entry is not None else ref
+            say(f"purged {node}: {_plural(report.versions, 'version')} and the data of "
+                f"{_plural(report.edges, 'edge')}"
+                + (f" (audit {report.entry.id})" if report.entry is not None else ""))
+
+
+@graph.command("audit")
+def audit(ctx: typer.Context, as_json: JsonOpt = False) -> None:
+    """List every redaction and purge, newest first (never the removed text)."""
+    st = state(ctx)
+    with errors_to_exit():
+        entries = st.service(scope=GLOBAL).audit()
+        if as_json:
+            echo_json([e.record() for e in entries])
+            return
+        if not entries:
+            typer.echo("nothing was ever redacted or purged", err=True)
+            return
+        width = None if sys.stdout.isatty() else 200
+        table = Table()
+        for column in ("at", "who", "action", "scope", "node", "versions", "edges", "reason"):
+            table.add_column(column, overflow="fold")
+        for e in entries:
+            table.add_row(
+                format_us(e.at), Text(safe(f"{e.who} ({e.via})")), e.action, Text(safe(e.scope)),
+                Text(safe(e.node or "")), str(e.versions), str(e.edges),
+                Text(safe(e.reason or "")),
+            )
+        Console(width=width, soft_wrap=False, highlight=False).print(table)

@@ -1,0 +1,200 @@
+"""Forgetting, as pure rules: what a redaction or a purge makes of a version and an edge.
+
+ryvem never deletes, except here. Two ways to forget, both rewriting content in place and
+never the skeleton (id, entity, kind, key, scope, window, supersede chain):
+
+* **redact** TEXT: every occurrence of TEXT (literal, case-sensitive: no pattern, no
+  folding) becomes ``[redacted]`` in a version's title, body, retire reason and data (string
+  values and object keys at any depth), and in its link targets, which are derived again
+  from the redacted body and data (:func:`redact_version`); in an edge, in its data's strings.
+* **purge** a node: every version's title becomes ``[purged]``, its body and data empty, its
+  link targets none, its retire reason (when it had one) ``[purged]``; its edges' data ``{}``.
+
+A rewritten version carries ``erased`` = ``"redacted"`` or ``"purged"`` (a purge wins over an
+earlier redaction), so every face can say the text there is not what was written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ryvem.domain.links import extract_links, normalize
+from ryvem.domain.model import Edge, NodeVersion
+from ryvem.errors import InvalidInput
+
+__all__ = [
+    "MIN_TEXT_CHARS",
+    "PURGED",
+    "REDACTED",
+    "Erasure",
+    "Rewritten",
+    "check_redaction_text",
+    "purge_version",
+    "redact_data",
+    "redact_edge_data",
+    "redact_text",
+    "redact_version",
+    "skeleton_hit",
+]
+
+REDACTED = "[redacted]"
+PURGED = "[purged]"
+MIN_TEXT_CHARS = 8
+"""A shorter TEXT is refused without ``force``: "password" is 8, and a 3-letter TEXT would
+rewrite words everywhere."""
+Erasure = Literal["redacted", "purged"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rewritten:
+    """A version's new content (its skeleton cannot be expressed here, so cannot change)."""
+
+    id: str
+    title: str
+    body: str
+    data: dict[str, Any]
+    retired_reason: str | None
+    erased: Erasure
+    targets: tuple[str, ...]
+    occurrences: int
+
+
+def check_redaction_text(text: object, *, force: bool = False) -> str:
+    """The TEXT to redact, or InvalidInput: not text, empty, not valid Unicode, shorter than
+    :data:`MIN_TEXT_CHARS` without ``force``, or a part of the markers themselves (it could
+    never be gone: the replacement would hold it)."""
+    if not isinstance(text, str):
+        raise InvalidInput("the text to redact must be a string")
+    if text == "":
+        raise InvalidInput("the text to redact must not be empty")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(
+            "the text to redact contains a lone surrogate (not valid Unicode text)"
+        ) from None
+    if len(text) < MIN_TEXT_CHARS and not force:
+        raise InvalidInput(
+            f"the text to redact is {len(text)} characters; under {MIN_TEXT_CHARS} it would "
+            "likely hit ordinary words: give --force if you mean it"
+        )
+    if text in REDACTED or text in PURGED:
+        raise InvalidInput(
+            f"the text to redact occurs in the markers {REDACTED} and {PURGED}, so it could "
+            "never be removed"
+        )
+    return text
+
+
+def redact_text(value: str, text: str) -> tuple[str, int]:
+    """``value`` with every occurrence of ``text`` replaced by ``[redacted]``, and how many.
+
+    Replaced until none is left: a replacement can never hold ``text`` (see
+    :func:`check_redaction_text`), but one next to original characters could form it again.
+    """
+    count = 0
+    while text in value:
+        count += value.count(text)
+        value = value.replace(text, REDACTED)
+    return value, count
+
+
+def redact_data(value: Any, text: str) -> tuple[Any, int]:
+    """A JSON value with ``text`` redacted in every string, object keys included."""
+    if isinstance(value, str):
+        return redact_text(value, text)
+    if isinstance(value, list):
+        out_list = []
+        total = 0
+        for item in value:
+            new, n = redact_data(item, text)
+            out_list.append(new)
+            total += n
+        return out_list, total
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        total = 0
+        for k, v in value.items():
+            new_key, nk = redact_text(k, text)
+            new_value, nv = redact_data(v, text)
+            if new_key in out:  # two keys that differed only by the secret: keep both
+                i = 2
+                while f"{new_key} ({i})" in out:
+                    i += 1
+                new_key = f"{new_key} ({i})"
+            out[new_key] = new_value
+            total += nk + nv
+        return out, total
+    return value, 0
+
+
+def skeleton_hit(v: NodeVersion, text: str) -> bool:
+    """Whether ``text`` is in what a redaction cannot change: the kind, key (also as links
+    compare it) or scope. Such a node must be purged, or its key written anew."""
+    if text in v.kind or text in v.scope:
+        return True
+    return v.key is not None and (text in v.key or text in normalize(v.key))
+
+
+def redact_version(
+    v: NodeVersion, targets: tuple[str, ...], text: str
+) -> Rewritten | None:
+    """The version with ``text`` redacted, or None when it holds no occurrence.
+
+    Link targets are derived again from the redacted body and data (so they agree with what
+    the body now says); a target that still holds ``text`` (a link written in another case
+    than TEXT whose folded form matches it) is redacted too.
+    """
+    title, n_title = redact_text(v.title, text)
+    body, n_body = redact_text(v.body, text)
+    data, n_data = redact_data(v.data, text)
+    reason, n_reason = (None, 0) if v.retired_reason is None else redact_text(
+        v.retired_reason, text
+    )
+    content_changed = n_title + n_body + n_data + n_reason > 0
+    if n_body or n_data:
+        derived = tuple(link.target for link in extract_links(body, v.key, data))
+    else:
+        derived = targets
+    new_targets: list[str] = []
+    n_targets = 0
+    for t in derived:
+        new_t, n = redact_text(t, text)
+        n_targets += n
+        if new_t not in new_targets:
+            new_targets.append(new_t)
+    occurrences = n_title + n_body + n_data + n_reason + n_targets
+    if not content_changed and n_targets == 0:
+        return None
+    return Rewritten(
+        id=v.id,
+        title=title,
+        body=body,
+        data=data,
+        retired_reason=reason,
+        erased="purged" if v.erased == "purged" else "redacted",
+        targets=tuple(new_targets),
+        occurrences=occurrences,
+    )
+
+
+def purge_version(v: NodeVersion) -> Rewritten:
+    """The version with its content erased: ``[purged]`` title, no body, data or targets."""
+    return Rewritten(
+        id=v.id,
+        title=PURGED,
+        body="",
+        data={},
+        retired_reason=None if v.retired_reason is None else PURGED,
+        erased="purged",
+        targets=(),
+        occurrences=0,
+    )
+
+
+def redact_edge_data(e: Edge, text: str) -> tuple[dict[str, Any], int]:
+    """An edge's data with ``text`` redacted in every string (keys included)."""
+    data, n = redact_data(e.data, text)
+    assert isinstance(data, dict)
+    return data, n

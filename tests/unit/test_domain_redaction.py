@@ -1,0 +1,104 @@
+"""The pure rules of forgetting (``ryvem.domain.redaction``): literal replacement, what a
+rewrite may touch, and which TEXT is refused."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ryvem.domain.model import NodeVersion
+from ryvem.domain.redaction import (
+    PURGED,
+    REDACTED,
+    check_redaction_text,
+    purge_version,
+    redact_data,
+    redact_text,
+    redact_version,
+    skeleton_hit,
+)
+from ryvem.errors import InvalidInput
+
+SECRET = "tok_9f8e7d6c"
+
+
+def version(**fields: object) -> NodeVersion:
+    values: dict[str, object] = {
+        "id": "a" * 24, "entity": "a" * 24, "kind": "task", "scope": "global", "key": "k",
+        "title": "t", "body": "", "data": {}, "valid_from": 1,
+    }
+    values.update(fields)
+    return NodeVersion(**values)  # type: ignore[arg-type]
+
+
+def test_replacement_is_literal_and_case_sensitive() -> None:
+    assert redact_text(f"a {SECRET} b {SECRET}", SECRET) == (f"a {REDACTED} b {REDACTED}", 2)
+    assert redact_text(SECRET.upper(), SECRET) == (SECRET.upper(), 0)
+    assert redact_text("a.*b a-b", ".*b a") == ("a[redacted]-b", 1)
+
+
+@given(st.text(), st.text(min_size=1))
+def test_no_occurrence_is_left_after_a_redaction(value: str, text: str) -> None:
+    """Whatever the value, the text is gone afterwards (unless the marker itself holds it,
+    which check_redaction_text refuses)."""
+    if text in REDACTED:
+        return
+    out, n = redact_text(value, text)
+    assert text not in out
+    assert (n == 0) == (text not in value)
+
+
+def test_data_is_redacted_in_every_string_and_key_at_any_depth() -> None:
+    data = {"a": SECRET, "n": 3, "deep": {"list": [f"x{SECRET}", 1, None]}, SECRET: True,
+            f"{SECRET}!": 1}
+    out, n = redact_data(data, SECRET)
+    assert out == {"a": REDACTED, "n": 3, "deep": {"list": [f"x{REDACTED}", 1, None]},
+                   REDACTED: True, f"{REDACTED}!": 1}
+    assert n == 4
+    collide, _ = redact_data({f"{SECRET}": 1, "[redacted]": 2}, SECRET)
+    assert collide == {REDACTED: 1, f"{REDACTED} (2)": 2}
+
+
+def test_a_version_with_no_occurrence_is_left_alone_and_link_targets_follow_the_body() -> None:
+    assert redact_version(version(body="plain"), (), SECRET) is None
+    v = version(body=f"see [[{SECRET}]] and [[other]]", data={"x": SECRET})
+    r = redact_version(v, (SECRET.casefold(), "other"), SECRET)
+    assert r is not None
+    assert r.body == f"see [[{REDACTED}]] and [[other]]" and r.data == {"x": REDACTED}
+    assert all(SECRET.casefold() not in t for t in r.targets) and "other" in r.targets
+    assert r.erased == "redacted"
+    only_target = redact_version(version(body="x"), (f"vault/{SECRET}",), SECRET)
+    assert only_target is not None and only_target.targets == (f"vault/{REDACTED}",)
+
+
+def test_a_purge_keeps_nothing_of_the_content_and_a_purged_version_stays_purged() -> None:
+    p = purge_version(version(title="Secret", body="b [[x]]", data={"a": 1},
+                              retired_reason="r"))
+    assert (p.title, p.body, p.data, p.targets, p.retired_reason) == (PURGED, "", {}, (), PURGED)
+    assert purge_version(version()).retired_reason is None
+    again = redact_version(version(title=f"x {SECRET}", erased="purged"), (), SECRET)
+    assert again is not None and again.erased == "purged"
+
+
+def test_text_in_a_kind_key_or_scope_is_a_skeleton_hit() -> None:
+    assert skeleton_hit(version(key=f"a/{SECRET}"), SECRET)
+    assert skeleton_hit(version(key=f"a/{SECRET.upper()}"), SECRET)  # as links fold it
+    assert skeleton_hit(version(scope="board:tok-secret-x"), "tok-secret")
+    assert not skeleton_hit(version(title=SECRET), SECRET)
+
+
+@pytest.mark.parametrize(
+    ("text", "force", "fragment"),
+    [("", True, "empty"), ("short", False, "under 8"), ("redacted", True, "markers"),
+     ("[purged]", True, "markers"), ("ab\ud800cdefgh", True, "surrogate"), (3, True, "string")],
+)
+def test_bad_text_is_refused(text: object, force: bool, fragment: str) -> None:
+    with pytest.raises(InvalidInput, match=fragment):
+        check_redaction_text(text, force=force)
+
+
+def test_short_text_is_allowed_with_force_and_hostile_text_is_just_text() -> None:
+    assert check_redaction_text("4711", force=True) == "4711"
+    for text in (r".*[a]+$(x|y)", '"quoted"', "nul\x00byte!", "x" * 1_000_000):
+        assert check_redaction_text(text) == text
