@@ -91,6 +91,21 @@ def wire_ms(driver: Any, database: str | None, reps: int = 50) -> float:
     return statistics.median(samples)
 
 
+def commit_floor_ms(driver: Any, database: str | None, reps: int = 30) -> float:
+    """The median wall time of the smallest durable write: one auto-commit query setting one
+    property on one node. The server forces its transaction log to disk before it answers, so
+    no write through any query shape is faster; a supersede is this plus one read."""
+    samples = []
+    with driver.session(database=database) as session:
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            session.run("MERGE (n:BenchFloor {id: 1}) SET n.writes = coalesce(n.writes, 0) + 1"
+                        ).consume()
+            samples.append((time.perf_counter() - t0) * 1e3)
+        session.run("MATCH (n:BenchFloor) DELETE n").consume()
+    return statistics.median(samples)
+
+
 def profile(calls: list[Callable[[], Any]], wire: float) -> dict[str, float]:
     """Per call (medians): wall ms, round trips, the server's query time, the wire, Python
     (this process's CPU time: rules, driver encoding and decoding) and the rest — waiting on

@@ -341,7 +341,9 @@ class WriteTx(Protocol):
     def current_edges(
         self, src: str, dst: str | None = None, rel: str | None = None
     ) -> list[Edge]:
-        """Current edges leaving one entity, optionally narrowed to a target and rel."""
+        """Current edges leaving one entity, optionally narrowed to a target and rel, read so
+        that a concurrent write of the same source's edges cannot change them before this
+        write commits (SQLite: the write lock; Neo4j: the source's lock, see lock_entity)."""
 
     def current_link_edges(self, sources: Sequence[str]) -> list[Edge]:
         """Current ``links`` edges leaving these entities."""

@@ -214,3 +214,21 @@ def test_without_a_worker_the_layout_runs_on_the_main_thread(
     hook(page, "setInstant", hook(page, "timeline")["first"])
     assert page.url.endswith("#w=main&t=" + hook(page, "timeline")["first"])
     assert w.console_errors == []
+
+
+def test_moving_the_slider_draws_the_nodes_at_once_and_the_edges_when_it_rests(
+    history: tuple[Sample, Any, Any], open_page: Any
+) -> None:
+    """The frame drawn by a slider move has the new instant's nodes and no edges (a bounded
+    redraw); once the slider rests the edges are drawn again and the page settles."""
+    sample, _, _ = history
+    w = open_page(sample.url)
+    page = w.page
+    assert hook(page, "frames")["drawnEdges"] == 5
+    instants = hook(page, "timeline")["instants"]
+    counts = hook(page, "setInstant", instants[-2])
+    assert counts["edges"] > 0
+    assert hook(page, "frames")["drawnEdges"] == 0, "the move's own frame skips the edges"
+    wait_until(page, SETTLED)
+    assert hook(page, "frames")["drawnEdges"] == counts["edges"]
+    assert w.console_errors == []

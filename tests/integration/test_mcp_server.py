@@ -437,6 +437,23 @@ def test_graph_export_writes_an_html_file_and_returns_its_path(
     assert "invalid scope" in server.error("graph_export", scope="team")
 
 
+def test_graph_export_embeds_past_bodies_only_with_history_bodies(server: Server) -> None:
+    """with_history_bodies=true puts a superseded version's body in the page; by default only
+    its title and window are there."""
+    server.ok("memory_write", kind="decision", title="Queue with Kafka", key="queue",
+              body="Old body: kafkaonly.")
+    server.ok("memory_write", kind="decision", title="Queue in SQLite", key="queue",
+              body="New body: sqliteonly.")
+    plain = Path(server.ok("graph_export", out="plain.html")).read_text(encoding="utf-8")
+    full = Path(server.ok("graph_export", out="full.html", with_history_bodies=True)
+                ).read_text(encoding="utf-8")
+    for html in (plain, full):
+        assert "Queue with Kafka" in html and "sqliteonly" in html
+    assert "kafkaonly" not in plain
+    assert "kafkaonly" in full
+    assert "with_history_bodies" in server.error("graph_export", with_history_bodies="maybe")
+
+
 def test_ryvem_mcp_with_graph_arguments_runs_the_cli_and_help_explains_both_modes() -> None:
     """`ryvem-mcp graph --help` is `ryvem graph --help`; unknown arguments exit 2."""
     assert RYVEM_MCP is not None

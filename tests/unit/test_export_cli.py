@@ -85,3 +85,29 @@ def test_open_without_a_browser_says_so_and_still_succeeds(
     assert r.returncode == 0, r.stderr
     assert Path(r.stdout.strip()).is_file()
     assert "no web browser available" in r.stderr
+
+
+def test_with_history_bodies_embeds_the_bodies_of_past_versions_only_when_asked(
+    tmp_path: Path,
+) -> None:
+    """A superseded version's body is in the page only with --with-history-bodies; its
+    title and window are there either way, and the current body always is."""
+    d = tmp_path / "data"
+    repo = SqliteRepository.open(d / "dev.db")
+    try:
+        svc = Service(repo)
+        svc.write("decision", "Cache with Redis", key="cache", body="Old body: redisonly.")
+        svc.write("decision", "Cache in process", key="cache", body="New body: inprocessonly.")
+    finally:
+        repo.close()
+    plain, full = tmp_path / "plain.html", tmp_path / "full.html"
+    r = run(d, tmp_path, "--out", str(plain))
+    assert r.returncode == 0, r.stderr
+    r = run(d, tmp_path, "--out", str(full), "--with-history-bodies")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(full.resolve())
+    without, with_ = plain.read_text(encoding="utf-8"), full.read_text(encoding="utf-8")
+    for html in (without, with_):
+        assert "Cache with Redis" in html and "inprocessonly" in html
+    assert "redisonly" not in without
+    assert "redisonly" in with_

@@ -251,3 +251,14 @@ def test_the_csp_lets_the_layout_worker_start_from_a_blob_and_nothing_else(svc: 
     assert directives["style-src"] == "'unsafe-inline'"
     assert directives["script-src"].startswith("'sha256-")
     assert "connect-src" not in directives
+
+
+def test_the_body_blocks_come_after_the_pages_script(svc: Service) -> None:
+    """The browser runs the page's script (and draws the first picture) before it has read
+    the bodies, which make most of a big file: every body block follows the script."""
+    html = export_html(svc)
+    script = html.index("<script>")
+    blocks = [m.start() for m in re.finditer(r'<script type="application/json" id="ryvem-b', html)]
+    assert blocks and all(b > script for b in blocks)
+    assert html.index('id="ryvem-data"') < script, "the graph itself comes before the script"
+    assert html.rstrip().endswith("</html>")

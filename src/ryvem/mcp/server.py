@@ -550,6 +550,12 @@ def graph_export(
         Field(description="Only this scope ('global', 'repo:<uuid>', 'board:<slug>') or "
               "shape ('repo:*', 'board:*'). Omit for every scope."),
     ] = None,
+    with_history_bodies: Annotated[
+        bool,
+        Field(description="Also embed the bodies of superseded and retired versions (every "
+              "version's title and validity window is always in the page; by default only "
+              "current versions carry their body)."),
+    ] = False,
 ) -> CallToolResult:
     from ryvem.export import write_export  # loaded on first use: the page assets
 
@@ -559,7 +565,8 @@ def graph_export(
     folder = export_dir(Settings.from_env().data_dir, served.export_folder)
     _make_private_folder(folder)
     # Every scope is read, so the working directory's default scope does not matter.
-    return _ok(str(write_export(served.session.everywhere(), folder / name, scope=scope)))
+    return _ok(str(write_export(served.session.everywhere(), folder / name, scope=scope,
+                                with_history_bodies=with_history_bodies)))
 
 
 def _client(ctx: Context[Any, Any]) -> Actor:

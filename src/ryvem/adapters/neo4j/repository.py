@@ -11,8 +11,10 @@ The graph in Neo4j:
   join entity ids (version ids for ``supersedes``), so a walk never looks at versions except
   to check the far end is valid at the walk's time. ``cur`` is carried by current edges only,
   under a uniqueness constraint: one current edge per (src, dst, rel).
-* ``(:Version)-[:TARGETS]->(:Tail {tail})`` — the last segments of a version's link targets,
-  so dangling links are found by index when their target appears.
+* ``(:Version)-[:TARGETS]->(:Tail {tail, writes})`` — the last segments of a version's link
+  targets, so dangling links are found by index when their target appears; ``writes`` counts
+  the planned writes that read or wrote links through that segment (``apply_plan`` checks it
+  did not move since ``write_context`` read it).
 * ``(:IdentityLock {ident})`` — one per identity; a keyed write updates it first, so writers
   of one identity serialise and each sees the other's result.
 
@@ -99,6 +101,16 @@ _FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
 """Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
 
 
+def _statement(text: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A query as it is sent: packed (``$name`` read as ``$p.name``, see ``queries.packed``:
+    one plan per text whatever the lengths of its lists) with its values as one map."""
+    query = cypher.packed(text)
+    missing = query.names - params.keys()
+    if missing:  # a map hides a missing key as null, where Neo4j would refuse the query
+        raise ValueError(f"parameters missing for the query: {sorted(missing)}")
+    return query.text, {cypher.PACK: params}
+
+
 # --- mapping rows ---------------------------------------------------------------------------
 
 
@@ -130,7 +142,9 @@ def _ident(identity: Identity) -> str:
 
 def _ft(text: str) -> str:
     """Text as the full-text index sees it: the search parser's words, folded."""
-    return " ".join(_fold(w) for w in _WORD.findall(text))
+    if text.isascii():  # the same words as below: ASCII has no accents, casefold is lower
+        return " ".join(_WORD.findall(text.lower()))
+    return " ".join(w.lower() if w.isascii() else _fold(w) for w in _WORD.findall(text))
 
 
 def _version_row(v: NodeVersion, targets: Sequence[str]) -> dict[str, Any]:
@@ -272,6 +286,7 @@ class _Tx(WriteTx, AppliesPlans):
         self._session: Session | None = None
         self.tx: Transaction | None = None
         self._applied = False
+        self._tail_writes: dict[str, int] = {}  # what write_context read, for apply to check
 
     def _sess(self) -> Session:
         if self._session is None:
@@ -286,13 +301,14 @@ class _Tx(WriteTx, AppliesPlans):
         self._check()
         if self.tx is None:
             self.tx = self._sess().begin_transaction()
-        return [r.data() for r in self.tx.run(cypher.load(name), {**_FIELDS, **params})]
+        text, values = _statement(cypher.load(name), {**_FIELDS, **params})
+        return [r.data() for r in self.tx.run(text, values)]
 
     def _once(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         """In the open transaction if there is one, else as one auto-commit query."""
         self._check()
         runner: Session | Transaction = self.tx if self.tx is not None else self._sess()
-        return [r.data() for r in runner.run(cypher.load(name), params)]
+        return [r.data() for r in runner.run(*_statement(cypher.load(name), params))]
 
     def commit(self) -> None:
         if self.tx is not None:
@@ -320,6 +336,8 @@ class _Tx(WriteTx, AppliesPlans):
             "key_tails": [{"ident": _ident(i), "tail": t} for i, t in key_tails],
             "tails": sorted(set(tails)),
         })[0]
+        for t, n in row["tail_writes"]:  # read twice: the earlier count guards what follows
+            self._tail_writes[t] = min(n, self._tail_writes.get(t, n))
         return WriteContext(
             latest={by_ident[i]: _node(v) for i, v in row["latest"] if v[0] is not None},
             identities=frozenset(identities),
@@ -353,6 +371,7 @@ class _Tx(WriteTx, AppliesPlans):
             "ends": _ends(erows),
             "edges": erows,
             "edge_closes": [{"id": i, "at": at} for i, at in plan.edge_closes],
+            "tail_expect": [{"tail": t, "writes": n} for t, n in sorted(self._tail_writes.items())],
         }
         alone = self.tx is None
         rows = self._once("apply_plan", params)
@@ -414,6 +433,9 @@ class _Tx(WriteTx, AppliesPlans):
     def current_edges(
         self, src: str, dst: str | None = None, rel: str | None = None
     ) -> list[Edge]:
+        # Read under the source's lock: a racing link of the same edge waits, then sees it
+        # (where it would otherwise open a second current edge and fail on the constraint).
+        self._run("lock_entity", src=src)
         return [_edge(r["edge"]) for r in self._run("current_edges", src=src, dst=dst, rel=rel)]
 
     def current_link_edges(self, sources: Sequence[str]) -> list[Edge]:
@@ -451,7 +473,8 @@ class _ForgetTx(ForgetTx):
         self.tx = tx
 
     def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return [r.data() for r in self.tx.run(cypher.load(name), {**_FIELDS, **params})]
+        text, values = _statement(cypher.load(name), {**_FIELDS, **params})
+        return [r.data() for r in self.tx.run(text, values)]
 
     def versions_containing(
         self, text: str, scope: ScopeFilter
@@ -596,10 +619,10 @@ class Neo4jRepository:
     def _query(self, name: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         if not write:  # one round trip, where execute_query's transaction adds a COMMIT
             with self._session(READ_ACCESS) as session:
-                return [r.data() for r in session.run(cypher.load(name), {**_FIELDS, **params})]
+                return [r.data() for r in session.run(*_statement(cypher.load(name),
+                                                                  {**_FIELDS, **params}))]
         records, _, _ = self._driver.execute_query(
-            cypher.load(name),
-            {**_FIELDS, **params},
+            *_statement(cypher.load(name), {**_FIELDS, **params}),
             database_=self._database,
             routing_=RoutingControl.WRITE if write else RoutingControl.READ,
         )
@@ -609,7 +632,7 @@ class Neo4jRepository:
         """One read as an auto-commit query: a single round trip (RUN and PULL pipelined),
         where a managed transaction adds a COMMIT. Values only, no record objects."""
         with self._session(READ_ACCESS) as session:
-            return session.run(text, params).values()
+            return session.run(*_statement(text, params)).values()
 
     def _session(self, access: str = WRITE_ACCESS) -> Session:
         # The same bookmark manager as execute_query: on a cluster, a read after a write
@@ -958,11 +981,13 @@ class Neo4jRepository:
         def work(tx: ManagedTransaction) -> tuple[int, int]:
             nv = ne = 0
             for i in range(0, len(vrows), _LOAD_CHUNK):
-                rec = tx.run(cypher.load("load_versions"), rows=vrows[i : i + _LOAD_CHUNK])
+                rec = tx.run(*_statement(cypher.load("load_versions"),
+                                         {"rows": vrows[i : i + _LOAD_CHUNK]}))
                 nv += rec.single(strict=True)["created"]
             for i in range(0, len(erows), _LOAD_CHUNK):
                 chunk = erows[i : i + _LOAD_CHUNK]
-                rec = tx.run(cypher.load("load_edges"), ends=_ends(chunk), rows=chunk)
+                rec = tx.run(*_statement(cypher.load("load_edges"),
+                                         {"ends": _ends(chunk), "rows": chunk}))
                 ne += rec.single(strict=True)["created"]
             return nv, ne
 

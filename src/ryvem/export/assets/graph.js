@@ -15,7 +15,11 @@
   "use strict";
 
   var $ = function (id) { return document.getElementById(id); };
+  // performance marks "ryvem:<stage>" (read by the benchmark): parse, decode, first frame …
+  function mark(name) { try { performance.mark("ryvem:" + name); } catch (err) { /* old browser */ } }
+  mark("start");
   var DATA = JSON.parse($("ryvem-data").textContent);
+  mark("parsed");
 
   // @include physics.js
 
@@ -87,6 +91,7 @@
     }
   })();
   DATA = ND = ED = null; // let the decoded JSON go
+  mark("columns");
 
   // Version chains: for each entity (the index of its first version), its versions by time.
   var chainStart = new Int32Array(N + 1), chainOf = new Int32Array(N);
@@ -148,14 +153,20 @@
   var kindIdx = new Map(kinds.map(function (k) { return [k, S.indexOf(k)]; }));
   var scopes = S.filter(function (s, i) { for (var k = 0; k < N; k++) if (nScope[k] === i) return true; return false; });
   var hue = new Map(kinds.map(function (k) { var h = fnv1a(k); return [k, [h % 360, ((h >>> 12) % 3) - 1]]; }));
+  mark("decoded");
 
   // ---- bodies and data: blocks of 1,000, parsed on first use -------------------------------
   // An entry is the body's HTML, or [html, data summary] when the version has data.
+  // The blocks come after this script in the file, so the first picture does not wait for
+  // the HTML parser to read them: until the document is parsed a body reads as "" and the
+  // panel says it is loading; DOMContentLoaded refreshes the panel and the search.
   var BODY_CHUNK = 1000, bodyBlocks = [], bodyTextCache = new Map();
+  var bodiesReady = document.readyState !== "loading";
   function entry(i) {
     var b = Math.floor(i / BODY_CHUNK);
     if (!bodyBlocks[b]) {
       var node = $("ryvem-b" + b);
+      if (!node && !bodiesReady) return "";
       bodyBlocks[b] = node ? JSON.parse(node.textContent) : [];
     }
     return bodyBlocks[b][i - b * BODY_CHUNK] || "";
@@ -165,6 +176,7 @@
   function bodyText(i) {
     var t = bodyTextCache.get(i);
     if (t === undefined) {
+      if (!bodiesReady) return "";
       t = bodyHtml(i).replace(/<[^>]*>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
         .replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&amp;/g, "&").toLowerCase();
       bodyTextCache.set(i, t);
@@ -176,7 +188,7 @@
   var hiddenKinds = new Set(), scopeSel = "*", showHistory = false;
   var instant = null; // microseconds, or null for now
   var vis = new Uint8Array(N), live = new Uint8Array(N), repOf = new Int32Array(N);
-  var visList = new Int32Array(0), nVis = 0;
+  var visList = new Int32Array(0), nVis = 0, nGhostNodes = 0;
   var edgeList = new Int32Array(0), nEdgeLive = 0, nEdgeGhost = 0; // pairs of node indexes
   var visEdgeIdx = new Int32Array(0); // the edge behind each drawn pair
   var selected = -1, hovered = -1, lastCentred = null;
@@ -184,7 +196,13 @@
   var view = { x: 0, y: 0, k: 1 };
   var autoFit = true;
   var W = 0, H = 0, dpr = 1, colors = {};
-  var pos = new Float32Array(2 * N).fill(NaN);
+  // The first picture does not wait for the worker: every node starts where the layout
+  // puts a node it has not placed yet (a sunflower spiral by rank, physics.js place()).
+  var pos = new Float32Array(2 * N);
+  for (var p0 = 0; p0 < N; p0++) {
+    var sr = 10 * Math.sqrt(0.5 + rank[p0]), sa = rank[p0] * Math.PI * (3 - Math.sqrt(5));
+    pos[2 * p0] = sr * Math.cos(sa); pos[2 * p0 + 1] = sr * Math.sin(sa);
+  }
   var dragFix = -1, dragX = 0, dragY = 0;
 
   // ---- the simulation (in a worker when possible) ---------------------------------------
@@ -201,8 +219,9 @@
     if (dragFix >= 0) { pos[2 * dragFix] = dragX; pos[2 * dragFix + 1] = dragY; }
     sim.alpha = m.alpha; sim.ticks = m.ticks; sim.running = m.running; sim.doneSeq = m.seq;
     sim.tickMs = m.tickMs;
-    if (m.ticks > 0 && sim.firstTickAt === null) sim.firstTickAt = performance.now();
-    port.postMessage({ type: "ack" });
+    if (m.ticks > 0 && sim.firstTickAt === null) { sim.firstTickAt = performance.now(); mark("first-tick"); }
+    if (sim.worker) port.postMessage({ type: "ack", xy: m.xy }, [m.xy.buffer]);
+    else port.postMessage({ type: "ack" });
     if (!m.running && autoFit) fit(1); // the settled picture is framed before settled() says so
     positionsChanged = true;
     schedule();
@@ -227,7 +246,7 @@
       if (started) { initSim(); pushGraph(1); }
     }
   })();
-  var started = false, positionsChanged = false;
+  var started = false, positionsChanged = true, haveGraph = false;
   function initSim() {
     var seed = new Uint32Array(N);
     for (var i = 0; i < N; i++) seed[i] = fnv1a(ids[i]);
@@ -270,6 +289,7 @@
     }
     // Ghosts first, so live nodes draw on top.
     for (i = 0; i < N; i++) if (vis[i] && !live[i]) visList[nVis++] = i;
+    nGhostNodes = nVis;
     for (i = 0; i < N; i++) if (vis[i] && live[i]) visList[nVis++] = i;
     // An entity's edges attach to its version valid at the instant, else (History) its newest.
     for (i = 0; i < N; i++) {
@@ -317,7 +337,7 @@
     }
     if (selected >= 0 && !vis[selected]) closePanel();
     else if (selected >= 0) select(ids[selected], true);
-    stylesDirty = true; edgesDirty = true;
+    stylesDirty = true; edgesDirty = true; haveGraph = true;
     if (started) pushGraph(alpha == null ? 0.3 : alpha);
     schedule();
   }
@@ -362,6 +382,7 @@
     if (forceCanvas) return false;
     var opts = { antialias: false, alpha: false, premultipliedAlpha: false, preserveDrawingBuffer: false };
     gl = canvas.getContext("webgl2", opts) || canvas.getContext("webgl", opts);
+    mark("gl-context");
     if (!gl) return false;
     var uint = gl instanceof (window.WebGL2RenderingContext || function () {}) || gl.getExtension("OES_element_index_uint");
     if (!uint) { gl = null; return false; }
@@ -387,13 +408,15 @@
       "uniform float k; varying vec4 vColor; varying float vSize;\n" +
       "void main() { gl_Position = place(pos); float px = max(size * k, 1.5); gl_PointSize = 2.0 * px + 1.0;\n" +
       "  vSize = gl_PointSize; vColor = color; }",
-      "precision mediump float; varying vec4 vColor; varying float vSize;\n" +
+      "precision mediump float; varying vec4 vColor; varying float vSize; uniform float cut;\n" +
       "void main() { vec2 c = gl_PointCoord * 2.0 - 1.0; float d = length(c) * vSize * 0.5;\n" +
-      "  float r = vSize * 0.5 - 0.5; float a = clamp(r - d + 0.5, 0.0, 1.0); if (a <= 0.0) discard;\n" +
+      "  float r = vSize * 0.5 - 0.5; float a = clamp(r - d + 0.5, 0.0, 1.0); if (a <= cut) discard;\n" +
       "  gl_FragColor = vec4(vColor.rgb, vColor.a * a); }");
+    mark("gl-prog1");
     var edgeProg = program(
       "attribute vec2 pos;\n" + VIEW + "void main() { gl_Position = place(pos); }",
       "precision mediump float; uniform vec4 color; void main() { gl_FragColor = color; }");
+    mark("gl-prog2");
     glx = {
       nodeProg: nodeProg, edgeProg: edgeProg,
       pos: gl.createBuffer(), color: gl.createBuffer(), size: gl.createBuffer(),
@@ -402,7 +425,7 @@
       u: {}
     };
     [["n", nodeProg], ["e", edgeProg]].forEach(function (pp) {
-      ["scale", "shift", "k", "color"].forEach(function (name) {
+      ["scale", "shift", "k", "color", "cut"].forEach(function (name) {
         glx.u[pp[0] + name] = gl.getUniformLocation(pp[1], name);
       });
     });
@@ -417,7 +440,9 @@
     return true;
   }
   var renderer = "canvas";
+  mark("gl-init");
   try { if (initGl()) renderer = "webgl"; } catch (err) { gl = null; }
+  mark("gl-ready");
   if (!gl) {
     // A canvas that had a failed WebGL context cannot give a 2D one: use a fresh canvas.
     if (!forceCanvas) {
@@ -477,14 +502,21 @@
   }
 
   // Level of detail: when the graph is zoomed out past the fitted view, only the most
-  // connected edges (up to EDGE_BUDGET) are drawn; all of them once zoomed in.
-  var EDGE_BUDGET = 20000;
+  // connected edges (up to EDGE_BUDGET, in a fixed order: degree, then index) are drawn; more
+  // as the view zooms in, all of them from EDGE_BUDGET_ZOOMED_IN. A software renderer pays
+  // per covered pixel, and a zoomed-out hairball's lines are long: at 20,000 of them a frame
+  // took seconds under load, which also stalled the compositor (panning) and the slider.
+  var EDGE_BUDGET = 5000;
   function edgesToDraw(total) {
     if (total <= EDGE_BUDGET) return total;
     var base = fitted ? fitted.k : view.k, zoom = autoFit ? 1 : view.k / base;
     return Math.min(total, Math.round(EDGE_BUDGET * Math.max(1, zoom * zoom)));
   }
-  var drawnEdges = 0;
+  var drawnEdges = 0, upLive = -1, upGhost = -1;
+  // While the time slider is being moved, frames show the nodes at the new instant and no
+  // edges (as sigma.js hides edges on move); the edges return SLIDE_REST ms after it stops.
+  var SLIDE_REST = 150, slidAt = -1e9, edgesSkipped = false;
+  function slidingNow() { edgesSkipped = performance.now() - slidAt < SLIDE_REST; return edgesSkipped; }
   function drawGl() {
     if (stylesDirty) buildStyles();
     var w = canvas.width, h = canvas.height;
@@ -499,8 +531,7 @@
     if (edgesDirty) {
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, glx.nodeIdx);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(visList.buffer, 0, nVis), gl.DYNAMIC_DRAW);
-      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, glx.edgeIdx);
-      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(edgeList.buffer, 0, 2 * (nEdgeLive + nEdgeGhost)), gl.DYNAMIC_DRAW);
+      upLive = upGhost = -1;
       edgesDirty = false;
     }
     var scale = [view.k / W, view.k / H], shift = [view.x / W, view.y / H]; // layout -> 0..1
@@ -513,17 +544,39 @@
     gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, glx.edgeIdx);
     var liveN = edgesToDraw(nEdgeLive), ghostN = edgesToDraw(nEdgeGhost);
+    if (slidingNow()) liveN = ghostN = 0;
+    // Only the edges a frame draws go to the GPU (the first liveN live ones, then the first
+    // ghostN ghosts): 5,000 pairs zoomed out instead of all 300,000 (2.4 MB) on every
+    // recompute; more are sent when zooming in asks for more.
+    if (liveN > upLive || ghostN > upGhost) {
+      upLive = Math.max(liveN, upLive, 0); upGhost = Math.max(ghostN, upGhost, 0);
+      var idx = new Uint32Array(2 * (upLive + upGhost));
+      idx.set(new Uint32Array(edgeList.buffer, 0, 2 * upLive));
+      idx.set(new Uint32Array(edgeList.buffer, 8 * nEdgeLive, 2 * upGhost), 2 * upLive);
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, idx, gl.DYNAMIC_DRAW);
+    }
     var thin = Math.min(1, Math.max(0.35, view.k * 1.5)); // fainter when zoomed out
     var ec = parseColor(colors.edge), gc = parseColor(colors["ghost-edge"]);
-    gl.uniform4f(glx.u.ecolor, ec[0], ec[1], ec[2], ec[3] * dim * thin);
+    // Blending costs a software renderer a read per pixel: lines are drawn opaque, in their
+    // colour already mixed with the background (overlaps do not darken), unless dimmed.
+    function edgeColor(c, a) {
+      if (dim < 1) { gl.enable(gl.BLEND); gl.uniform4f(glx.u.ecolor, c[0], c[1], c[2], a); return; }
+      gl.disable(gl.BLEND);
+      gl.uniform4f(glx.u.ecolor, bg[0] + (c[0] - bg[0]) * a, bg[1] + (c[1] - bg[1]) * a, bg[2] + (c[2] - bg[2]) * a, 1);
+    }
+    edgeColor(ec, ec[3] * dim * thin);
     if (liveN) gl.drawElements(gl.LINES, 2 * liveN, gl.UNSIGNED_INT, 0);
-    gl.uniform4f(glx.u.ecolor, gc[0], gc[1], gc[2], gc[3] * dim * thin * 0.8);
-    if (ghostN) gl.drawElements(gl.LINES, 2 * ghostN, gl.UNSIGNED_INT, 8 * nEdgeLive);
+    edgeColor(gc, gc[3] * dim * thin * 0.8);
+    if (ghostN) gl.drawElements(gl.LINES, 2 * ghostN, gl.UNSIGNED_INT, 8 * upLive);
+    // Nodes blend only when some are translucent (ghosts, a search dimming the rest).
+    var blendNodes = matches !== null || nGhostNodes > 0;
+    if (blendNodes) gl.enable(gl.BLEND); else gl.disable(gl.BLEND);
     drawnEdges = liveN + ghostN;
     // nodes
     gl.useProgram(glx.nodeProg);
     gl.uniform2fv(glx.u.nscale, scale); gl.uniform2fv(glx.u.nshift, shift);
     gl.uniform1f(glx.u.nk, view.k * dpr);
+    gl.uniform1f(glx.u.ncut, blendNodes ? 0 : 0.5); // opaque discs: a hard edge at half cover
     gl.bindBuffer(gl.ARRAY_BUFFER, glx.color);
     gl.enableVertexAttribArray(glx.colorAttr);
     gl.vertexAttribPointer(glx.colorAttr, 4, gl.UNSIGNED_BYTE, true, 0, 0);
@@ -560,6 +613,7 @@
       ctx.globalAlpha = 1;
     }
     var liveN = edgesToDraw(nEdgeLive), ghostN = edgesToDraw(nEdgeGhost);
+    if (slidingNow()) liveN = ghostN = 0;
     stroke(0, liveN, colors.edge, false);
     stroke(nEdgeLive, ghostN, colors["ghost-edge"], true);
     drawnEdges = liveN + ghostN;
@@ -585,7 +639,16 @@
     ctx.globalAlpha = 1;
   }
 
+  // The overlay is redrawn at every frame the view moves, so it is skipped while it is blank
+  // and would stay blank (zoomed out, nothing selected or hovered): panning a big graph
+  // then costs the compositor's transform of the last picture and nothing else.
+  var overlayBlank = true, maxRad = 0;
+  for (var m0 = 0; m0 < N; m0++) if (rad[m0] > maxRad) maxRad = rad[m0];
   function drawOverlay() {
+    var some = (selected >= 0 && vis[selected]) || (hovered >= 0 && vis[hovered]) ||
+      view.k >= 1.1 || maxRad * view.k >= 9;
+    if (!some && overlayBlank) return;
+    overlayBlank = !some;
     octx.setTransform(dpr, 0, 0, dpr, 0, 0);
     octx.clearRect(0, 0, W, H);
     octx.setTransform(dpr * view.k, 0, 0, dpr * view.k, dpr * view.x, dpr * view.y);
@@ -673,6 +736,8 @@
   var raf = 0, frames = 0, firstFrameAt = null, dirty = true, timer = 0;
   var lastInteraction = -1e9, nextDrawAt = 0, fence = null, fenceAt = 0, cpuCost = 0;
   function schedule() { dirty = true; if (!raf) raf = requestAnimationFrame(frame); }
+  // Rings, labels and the selection's edges only (hover, select): the big picture stays.
+  function scheduleOverlay() { if (!raf) raf = requestAnimationFrame(frame); }
   function later(ms) {
     if (timer) return;
     timer = setTimeout(function () { timer = 0; if (!raf) raf = requestAnimationFrame(frame); }, ms);
@@ -688,13 +753,19 @@
   }
   function frame() {
     raf = 0;
+    if (!haveGraph) return; // nothing to draw before the first recompute
     if (playing) stepPlay();
-    if (autoFit) fit(sim.running ? 0.15 : 1);
+    if (autoFit) fit(sim.running && frames > 0 ? 0.15 : 1);
     var now = performance.now();
     if (playing || (autoFit && sim.running)) schedule();
     if (!dirty) { applyTransform(); drawOverlay(); return; }
+    if (firstFrameAt === null) { render(now); return; } // the first picture never waits
     var wait = 0;
-    if (now - lastInteraction < 150) wait = 150 - (now - lastInteraction);
+    // While the background is held down (a pan) nothing is redrawn: the last picture moves
+    // by its CSS transform, and a redraw (which can hold the main thread while a software
+    // renderer finishes the previous one) would delay the very pointer events of the pan.
+    if (drag && drag.node < 0) wait = 150;
+    else if (now - lastInteraction < 150) wait = 150 - (now - lastInteraction);
     else if (gpuBusy(now)) wait = 16;
     else if (now < nextDrawAt) wait = nextDrawAt - now;
     if (wait > 0) { applyTransform(); drawOverlay(); later(wait); return; }
@@ -702,6 +773,7 @@
   }
   function render(now) {
     draw();
+    if (edgesSkipped) { dirty = true; later(SLIDE_REST); }
     var end = performance.now();
     cpuCost = end - now;
     sim.drawMs = cpuCost;
@@ -713,7 +785,7 @@
       gl.flush();
     }
     frames++;
-    if (firstFrameAt === null && nVis > 0 && !isNaN(pos[2 * visList[0]])) firstFrameAt = end;
+    if (firstFrameAt === null && nVis > 0 && !isNaN(pos[2 * visList[0]])) { firstFrameAt = end; mark("first-frame"); }
   }
 
   // ---- the node panel --------------------------------------------------------------
@@ -757,7 +829,7 @@
     body.innerHTML = html; // rendered at export time with raw HTML disabled and safe links only
     if (!html) {
       var missing = nU[n] !== Infinity && !historyBodies;
-      body.appendChild(el("p", "muted", missing
+      body.appendChild(el("p", "muted", !bodiesReady ? "(loading…)" : missing
         ? "(the body of a past version is not in this file: export with --with-history-bodies)"
         : "(no body)"));
     }
@@ -798,12 +870,12 @@
     });
     $("panel").hidden = false;
     if (!keepScroll) $("panel").scrollTop = 0;
-    schedule();
+    scheduleOverlay();
   }
   function closePanel() {
     selected = -1;
     $("panel").hidden = true;
-    schedule();
+    scheduleOverlay();
   }
 
   function centreOn(n) {
@@ -924,7 +996,7 @@
     var p = local(ev);
     if (!drag) {
       var h = nodeAt(p.x, p.y);
-      if (h !== hovered) { hovered = h; overlay.classList.toggle("over-node", h >= 0); schedule(); }
+      if (h !== hovered) { hovered = h; overlay.classList.toggle("over-node", h >= 0); scheduleOverlay(); }
       return;
     }
     if (!drag.moved && Math.abs(p.x - drag.x) + Math.abs(p.y - drag.y) > 3) {
@@ -965,7 +1037,7 @@
   }
   overlay.addEventListener("pointerup", endDrag);
   overlay.addEventListener("pointercancel", endDrag);
-  overlay.addEventListener("pointerleave", function () { if (hovered >= 0) { hovered = -1; schedule(); } });
+  overlay.addEventListener("pointerleave", function () { if (hovered >= 0) { hovered = -1; scheduleOverlay(); } });
   overlay.addEventListener("wheel", function (ev) {
     ev.preventDefault();
     var p = local(ev), w = toWorld(p.x, p.y);
@@ -1099,6 +1171,7 @@
   }
   range.addEventListener("input", function () {
     stopPlay();
+    slidAt = performance.now();
     var a = timeline(), i = Number(range.value);
     setInstantValue(i >= a.length - 1 ? null : a[i]);
   });
@@ -1180,6 +1253,14 @@
     else if (ev.key === "Escape" && !typing) { if (matches) clearSearch(); else closePanel(); }
   });
   window.addEventListener("resize", resize);
+  if (!bodiesReady) {
+    document.addEventListener("DOMContentLoaded", function () {
+      bodiesReady = true;
+      mark("bodies");
+      if (selected >= 0) select(ids[selected], true);
+      if (matchQuery) runSearch();
+    });
+  }
 
   // ---- the test hook (read-only) ----------------------------------------------------------
   function screenPos(id) {
@@ -1248,6 +1329,7 @@
       stopPlay();
       var t = when == null || when === "now" ? null : parseIso(when);
       if (t !== t) throw new Error("not an ISO instant: " + when);
+      slidAt = performance.now(); // as a move of the slider
       setInstantValue(t);
       if (autoFit) fit(1);
       draw();
@@ -1257,15 +1339,19 @@
   function settled() { return !sim.running && sim.doneSeq === sim.seq && !dirty; }
 
   // ---- start -------------------------------------------------------------------------------
+  mark("controls");
   setTheme(media && media.matches ? "dark" : "light");
   resize();
+  mark("theme");
   initSim();
+  mark("sim-init");
   started = true;
   instant = fragmentInstant();
   // The rest in later tasks, so no single task holds the page for long: the first picture,
   // then the timeline (a sort of every start and end).
   setTimeout(function () {
     recompute(1);
+    mark("recomputed");
     setTimeout(function () {
       var tl = timeline();
       if (instant !== null && tl.length && instant >= tl[tl.length - 1]) setInstantValue(null);

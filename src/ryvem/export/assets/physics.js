@@ -14,7 +14,7 @@
       ALPHA_DECAY = 1 - Math.pow(ALPHA_MIN, 1 / (n > BIG ? 150 : 300));
       THETA2 = n > BIG ? 1.44 : 0.81;
     }
-    var waitingAck = false, dirty = false, lastTickMs = 0;
+    var waitingAck = false, dirty = false, lastTickMs = 0, spare = null;
     var jseed = 0x5eed;
     function jiggle() {
       jseed = (jseed + 0x6d2b79f5) | 0;
@@ -75,134 +75,121 @@
       }
     }
 
-    // Quadtree in flat arrays: cell c has children QC[4c..4c+3] (0 = none), a point (QP, -1
-    // when internal or empty) and, after accumulate, mass QM and centre QX/QY; NEXT chains
-    // points that share a leaf (coincident or too deep).
-    var QC = new Int32Array(0), QP = QC, QM = new Float64Array(0), QX = QM, QY = QM, QS = QM;
-    var NEXT = new Int32Array(0), STACK = new Int32Array(0), cells = 0;
-    function grow(need) {
-      if (QP.length >= need) return;
-      var cap = Math.max(need, QP.length * 2, 1024);
-      function more(old, T, k) { var a = new T(cap * k); a.set(old); return a; }
-      QC = more(QC, Int32Array, 4); QP = more(QP, Int32Array, 1); QM = more(QM, Float64Array, 1);
-      QX = more(QX, Float64Array, 1); QY = more(QY, Float64Array, 1); QS = more(QS, Float64Array, 1);
+    // Barnes–Hut on a threaded quadtree in flat typed arrays, built top-down by partitioning
+    // the active nodes (so ORDER ends in spatial order and the walk below touches
+    // neighbouring memory). Cells are stored in depth-first order with a skip pointer
+    // (QSKIP: the next cell after the subtree), so a walk is one forward loop, no stack. A
+    // leaf holds up to LEAF nodes (ORDER[QLO..QHI)), or more when they all coincide. Each
+    // cell keeps its mass QM, centre QX/QY and QR2 = width² / theta², so a cell is far
+    // enough when QR2 < distance². Nothing is allocated per tick once the arrays fit.
+    var LEAF = 8;
+    var QX = new Float64Array(0), QY = QX, QM = QX, QR2 = QX;
+    var QSKIP = new Int32Array(0), QLO = QSKIP, QHI = QSKIP, ORDER = QSKIP, TMP = QSKIP;
+    var cells = 0, thetaNow = 0;
+    function growCells(need) {
+      if (QSKIP.length >= need) return;
+      var cap = Math.max(need, 2 * QSKIP.length, 1024);
+      function more(old, T) { var a = new T(cap); a.set(old.subarray(0, Math.min(old.length, cap))); return a; }
+      QX = more(QX, Float64Array); QY = more(QY, Float64Array); QM = more(QM, Float64Array);
+      QR2 = more(QR2, Float64Array); QSKIP = more(QSKIP, Int32Array); QLO = more(QLO, Int32Array);
+      QHI = more(QHI, Int32Array);
     }
-    function cell(size) {
+    var QUAD = new Int32Array(4), QSTART = new Int32Array(5);
+    function split(lo, hi, x0, y0, size, depth) {
       var c = cells++;
-      QC[4 * c] = QC[4 * c + 1] = QC[4 * c + 2] = QC[4 * c + 3] = 0;
-      QP[c] = -1; QM[c] = 0; QX[c] = 0; QY[c] = 0; QS[c] = size;
-      return c;
+      if (cells > QSKIP.length) growCells(cells);
+      var n = hi - lo, i, k;
+      QR2[c] = size * size / THETA2;
+      if (n <= LEAF || depth > 30) {
+        var m = 0, sx = 0, sy = 0;
+        for (k = lo; k < hi; k++) { i = ORDER[k]; sx += X[i]; sy += Y[i]; m++; }
+        QM[c] = m; QX[c] = sx / m; QY[c] = sy / m; QLO[c] = lo; QHI[c] = hi;
+        QSKIP[c] = cells;
+        return;
+      }
+      QLO[c] = QHI[c] = 0; // internal
+      var h = size / 2, mx = x0 + h, my = y0 + h;
+      var c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+      for (k = lo; k < hi; k++) {
+        i = ORDER[k];
+        var q = (X[i] >= mx ? 1 : 0) | (Y[i] >= my ? 2 : 0);
+        TMP[k] = q;
+        if (q === 0) c0++; else if (q === 1) c1++; else if (q === 2) c2++; else c3++;
+      }
+      var s0 = lo, s1 = s0 + c0, s2 = s1 + c1, s3 = s2 + c2, p0 = s0, p1 = s1, p2 = s2, p3 = s3;
+      // counting sort of ORDER[lo..hi) by quadrant, through the tail of TMP as scratch
+      for (k = lo; k < hi; k++) {
+        var qq = TMP[k], v = ORDER[k];
+        if (qq === 0) TMP[N + p0++] = v; else if (qq === 1) TMP[N + p1++] = v;
+        else if (qq === 2) TMP[N + p2++] = v; else TMP[N + p3++] = v;
+      }
+      for (k = lo; k < hi; k++) ORDER[k] = TMP[N + k];
+      var mm = 0, ax = 0, ay = 0, ch;
+      if (c0) { ch = cells; split(s0, s1, x0, y0, h, depth + 1); mm += QM[ch]; ax += QX[ch] * QM[ch]; ay += QY[ch] * QM[ch]; }
+      if (c1) { ch = cells; split(s1, s2, mx, y0, h, depth + 1); mm += QM[ch]; ax += QX[ch] * QM[ch]; ay += QY[ch] * QM[ch]; }
+      if (c2) { ch = cells; split(s2, s3, x0, my, h, depth + 1); mm += QM[ch]; ax += QX[ch] * QM[ch]; ay += QY[ch] * QM[ch]; }
+      if (c3) { ch = cells; split(s3, hi, mx, my, h, depth + 1); mm += QM[ch]; ax += QX[ch] * QM[ch]; ay += QY[ch] * QM[ch]; }
+      QM[c] = mm; QX[c] = ax / mm; QY[c] = ay / mm;
+      QSKIP[c] = cells;
     }
     function buildTree() {
       var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, j, i;
+      if (ORDER.length < N) { ORDER = new Int32Array(N); TMP = new Int32Array(2 * N); }
+      if (thetaNow !== THETA2 || ORDER.length < nAct) thetaNow = THETA2;
       for (j = 0; j < nAct; j++) {
         i = act[j];
         if (X[i] < x0) x0 = X[i]; if (X[i] > x1) x1 = X[i];
         if (Y[i] < y0) y0 = Y[i]; if (Y[i] > y1) y1 = Y[i];
       }
-      var size = Math.max(x1 - x0, y1 - y0, 1) * 1.0001;
-      grow(2 * nAct + 64);
-      if (NEXT.length < N) NEXT = new Int32Array(N);
+      ORDER.set(act.subarray(0, nAct));
+      growCells(Math.ceil(nAct / 2) + 64);
       cells = 0;
-      cell(size);
-      for (j = 0; j < nAct; j++) {
-        i = act[j];
-        NEXT[i] = -1;
-        var c = 0, cx = x0, cy = y0, s = size, depth = 0;
-        for (;;) {
-          var base = 4 * c;
-          var internal = QC[base] | QC[base + 1] | QC[base + 2] | QC[base + 3];
-          if (!internal && QP[c] < 0 && QM[c] === 0) { QP[c] = i; QM[c] = 1; break; }
-          if (!internal) {
-            if (depth > 24) { NEXT[i] = NEXT[QP[c]]; NEXT[QP[c]] = i; QM[c] += 1; break; }
-            // split: push the resident point one level down
-            var p = QP[c]; QP[c] = -1; QM[c] = 0;
-            var h0 = s / 2, q0 = (X[p] >= cx + h0 ? 1 : 0) | (Y[p] >= cy + h0 ? 2 : 0);
-            if (cells + 2 > QP.length) grow(cells * 2);
-            var nc = cell(h0);
-            QC[base + q0] = nc; QP[nc] = p; QM[nc] = 1;
-            var np = NEXT[p];
-            if (np >= 0) { // a chain moves down whole (all coincident)
-              var k = 1; while (np >= 0) { k++; np = NEXT[np]; } QM[nc] = k;
-            }
-            continue;
-          }
-          var h = s / 2, q = (X[i] >= cx + h ? 1 : 0) | (Y[i] >= cy + h ? 2 : 0);
-          if (q & 1) cx += h; if (q & 2) cy += h;
-          s = h; depth++;
-          var child = QC[base + q];
-          if (!child) {
-            if (cells + 1 > QP.length) grow(cells * 2);
-            child = cell(h); QC[base + q] = child; QP[child] = i; QM[child] = 1; break;
-          }
-          c = child;
-        }
-      }
-      // accumulate mass and centres bottom-up (children always have higher indices)
-      for (c = cells - 1; c >= 0; c--) {
-        var b4 = 4 * c;
-        if (QC[b4] | QC[b4 + 1] | QC[b4 + 2] | QC[b4 + 3]) {
-          var m = 0, sx = 0, sy = 0;
-          for (var qq = 0; qq < 4; qq++) {
-            var ch = QC[b4 + qq];
-            if (ch) { m += QM[ch]; sx += QX[ch] * QM[ch]; sy += QY[ch] * QM[ch]; }
-          }
-          QM[c] = m; QX[c] = sx / m; QY[c] = sy / m;
-        } else if (QP[c] >= 0) {
-          QX[c] = X[QP[c]]; QY[c] = Y[QP[c]];
-        }
-      }
+      split(0, nAct, x0, y0, Math.max(x1 - x0, y1 - y0, 1) * 1.0001, 0);
+      // Walk (and integrate) in spatial order from now on: consecutive nodes share cells.
+      act.set(ORDER.subarray(0, nAct));
     }
-    // Every 25 ticks the active nodes are put in quadtree (spatial) order, so consecutive
-    // walks touch the same cells: about twice as fast on a big graph.
-    function spatialOrder() {
-      var out = new Int32Array(nAct), n = 0, sp = 0;
-      STACK[sp++] = 0;
-      while (sp) {
-        var c = STACK[--sp], base = 4 * c;
-        if (QC[base] | QC[base + 1] | QC[base + 2] | QC[base + 3]) {
-          for (var q = 3; q >= 0; q--) if (QC[base + q]) STACK[sp++] = QC[base + q];
-        } else {
-          for (var o = QP[c]; o >= 0; o = NEXT[o]) out[n++] = o;
-        }
-      }
-      if (n === nAct) act.set(out);
-    }
+    // Above REUSE active nodes the many-body force is computed every other tick and the
+    // tick between applies the same per-node force again (scaled by the new alpha): nodes
+    // move little in one tick, and this halves the layout's main cost.
+    var REUSE = 2000, CFX = new Float64Array(0), CFY = CFX, chargeFresh = false;
     function chargeForce(a) {
       if (nAct < 2 || params.repulsion <= 0) return;
+      var j, i;
+      if (CFX.length < N) { CFX = new Float64Array(N); CFY = new Float64Array(N); chargeFresh = false; }
+      if (chargeFresh && nAct > REUSE && ticks % 2 === 1) {
+        for (j = 0; j < nAct; j++) { i = act[j]; VX[i] += CFX[i] * a; VY[i] += CFY[i] * a; }
+        return;
+      }
       buildTree();
-      if (STACK.length < 4 * 64 + 8) STACK = new Int32Array(4 * 64 + 8);
-      if (ticks % 25 === 0) spatialOrder();
-      var k = -params.repulsion * a;
-      for (var j = 0; j < nAct; j++) {
-        var i = act[j], xi = X[i], yi = Y[i], sp = 0, fx = 0, fy = 0;
-        STACK[sp++] = 0;
-        while (sp) {
-          var c = STACK[--sp], base = 4 * c;
-          var internal = QC[base] | QC[base + 1] | QC[base + 2] | QC[base + 3];
+      var k = -params.repulsion, n = cells;
+      for (j = 0; j < nAct; j++) {
+        i = act[j];
+        var xi = X[i], yi = Y[i], fx = 0, fy = 0, c = 0;
+        while (c < n) {
           var dx = QX[c] - xi, dy = QY[c] - yi, l = dx * dx + dy * dy;
-          if (internal) {
-            if (QS[c] * QS[c] / THETA2 < l) {
-              if (l < 1) l = Math.sqrt(l);
-              fx += dx * k * QM[c] / l; fy += dy * k * QM[c] / l;
-              continue;
-            }
-            if (QC[base]) STACK[sp++] = QC[base];
-            if (QC[base + 1]) STACK[sp++] = QC[base + 1];
-            if (QC[base + 2]) STACK[sp++] = QC[base + 2];
-            if (QC[base + 3]) STACK[sp++] = QC[base + 3];
-            continue;
-          }
-          for (var o = QP[c]; o >= 0; o = NEXT[o]) {
-            if (o === i) continue;
-            dx = X[o] - xi || jiggle(); dy = Y[o] - yi || jiggle();
-            l = dx * dx + dy * dy;
+          if (QR2[c] < l) { // far: the whole cell as one body
             if (l < 1) l = Math.sqrt(l);
-            fx += dx * k / l; fy += dy * k / l;
+            var w = k * QM[c] / l;
+            fx += dx * w; fy += dy * w;
+            c = QSKIP[c];
+          } else if (QHI[c] > QLO[c]) { // a near leaf: each of its nodes
+            for (var p = QLO[c], e = QHI[c]; p < e; p++) {
+              var o = ORDER[p];
+              if (o === i) continue;
+              dx = X[o] - xi || jiggle(); dy = Y[o] - yi || jiggle();
+              l = dx * dx + dy * dy;
+              if (l < 1) l = Math.sqrt(l);
+              fx += dx * k / l; fy += dy * k / l;
+            }
+            c = QSKIP[c];
+          } else {
+            c++; // open: its first child follows it
           }
         }
-        VX[i] += fx; VY[i] += fy;
+        CFX[i] = fx; CFY[i] = fy;
+        VX[i] += fx * a; VY[i] += fy * a;
       }
+      chargeFresh = true;
     }
 
     function gravityForce(a) {
@@ -212,36 +199,50 @@
     }
 
     var GX = new Int32Array(0), GY = GX, HEAD = GX, GNEXT = GX;
+    var CX = new Float64Array(0), CY = CX, CR = CX, DVX = CX, DVY = CX;
     function collideForce() {
       var strength = params.collision;
       if (strength <= 0 || nAct < 2) return;
-      var pad = 2, maxR = 0, j, i;
-      for (j = 0; j < nAct; j++) if (RAD[act[j]] > maxR) maxR = RAD[act[j]];
+      // Grid cells sized for the 75th-percentile radius, not the largest, so a cell holds a
+      // node or two; a pair is resolved once, by its larger node, which searches as many
+      // cells around it as its own diameter needs (a small node: the 3×3 around it). Nodes
+      // are copied in walk order (spatial, after the many-body tree), so neighbours are near
+      // in memory; the pushes are summed and applied after the pass.
+      var pad = 2, j, i, hist = new Int32Array(64), q = Math.ceil(0.75 * nAct), rq = 0;
+      for (j = 0; j < nAct; j++) hist[Math.min(63, Math.ceil(RAD[act[j]]))]++;
+      for (var hr = 0, acc = 0; hr < 64; hr++) { acc += hist[hr]; if (acc >= q) { rq = hr; break; } }
       var size = 1; while (size < 2 * nAct) size <<= 1;
       var mask = size - 1;
       if (HEAD.length < size) HEAD = new Int32Array(size);
-      if (GX.length < N) { GX = new Int32Array(N); GY = new Int32Array(N); GNEXT = new Int32Array(N); }
+      if (GX.length < nAct) {
+        var cap = Math.max(N, 16);
+        GX = new Int32Array(cap); GY = new Int32Array(cap); GNEXT = new Int32Array(cap);
+        CX = new Float64Array(cap); CY = new Float64Array(cap); CR = new Float64Array(cap);
+        DVX = new Float64Array(cap); DVY = new Float64Array(cap);
+      }
       HEAD.fill(-1, 0, size);
-      var cellSize = 2 * (maxR + pad);
+      var cellSize = 2 * (rq + pad);
       for (j = 0; j < nAct; j++) {
         i = act[j];
-        var cx = Math.floor((X[i] + VX[i]) / cellSize), cy = Math.floor((Y[i] + VY[i]) / cellSize);
-        GX[i] = cx; GY[i] = cy;
+        var px = X[i] + VX[i], py = Y[i] + VY[i];
+        CX[j] = px; CY[j] = py; CR[j] = RAD[i] + pad; DVX[j] = 0; DVY[j] = 0;
+        var cx = Math.floor(px / cellSize), cy = Math.floor(py / cellSize);
+        GX[j] = cx; GY[j] = cy;
         var hk = (Math.imul(cx, 73856093) ^ Math.imul(cy, 19349663)) & mask;
-        GNEXT[i] = HEAD[hk]; HEAD[hk] = j;
+        GNEXT[j] = HEAD[hk]; HEAD[hk] = j;
       }
       for (j = 0; j < nAct; j++) {
-        i = act[j];
-        var xi = X[i] + VX[i], yi = Y[i] + VY[i], ri = RAD[i] + pad, ri2 = ri * ri;
-        for (var ox = -1; ox <= 1; ox++) {
-          for (var oy = -1; oy <= 1; oy++) {
-            var tx = GX[i] + ox, ty = GY[i] + oy;
-            for (var bj = HEAD[(Math.imul(tx, 73856093) ^ Math.imul(ty, 19349663)) & mask]; bj >= 0; bj = GNEXT[act[bj]]) {
-              if (bj <= j) continue;
-              var b = act[bj];
-              if (GX[b] !== tx || GY[b] !== ty) continue;
-              var rj = RAD[b] + pad, r = ri + rj;
-              var x = xi - X[b] - VX[b], y = yi - Y[b] - VY[b], l = x * x + y * y;
+        var xi = CX[j], yi = CY[j], ri = CR[j], ri2 = ri * ri, dvx = 0, dvy = 0;
+        var reach = Math.max(1, Math.ceil(2 * ri / cellSize)), gx = GX[j], gy = GY[j];
+        for (var ox = -reach; ox <= reach; ox++) {
+          for (var oy = -reach; oy <= reach; oy++) {
+            var tx = gx + ox, ty = gy + oy;
+            for (var bj = HEAD[(Math.imul(tx, 73856093) ^ Math.imul(ty, 19349663)) & mask]; bj >= 0; bj = GNEXT[bj]) {
+              var rj = CR[bj];
+              if (rj > ri || (rj === ri && bj <= j)) continue; // the larger node's pair
+              if (GX[bj] !== tx || GY[bj] !== ty) continue;
+              var r = ri + rj;
+              var x = xi - CX[bj], y = yi - CY[bj], l = x * x + y * y;
               if (l >= r * r) continue;
               if (x === 0) { x = jiggle(); l += x * x; }
               if (y === 0) { y = jiggle(); l += y * y; }
@@ -249,12 +250,14 @@
               l = (r - l) / l * strength;
               x *= l; y *= l;
               var w = (rj * rj) / (ri2 + rj * rj);
-              VX[i] += x * w; VY[i] += y * w;
-              VX[b] -= x * (1 - w); VY[b] -= y * (1 - w);
+              dvx += x * w; dvy += y * w;
+              DVX[bj] -= x * (1 - w); DVY[bj] -= y * (1 - w);
             }
           }
         }
+        DVX[j] += dvx; DVY[j] += dvy;
       }
+      for (j = 0; j < nAct; j++) { i = act[j]; VX[i] += DVX[j]; VY[i] += DVY[j]; }
     }
 
     function tick() {
@@ -263,7 +266,8 @@
       linkForce(alpha);
       chargeForce(alpha);
       gravityForce(alpha);
-      if (nAct <= BIG || ticks % 3 === 0) collideForce(); // every third tick on a big graph
+      // collision every other tick above REUSE nodes, every third on a big graph
+      if (nAct <= REUSE || ticks % (nAct > BIG ? 3 : 2) === 0) collideForce();
       var keep = 1 - params.friction;
       for (var j = 0; j < nAct; j++) {
         var i = act[j];
@@ -276,7 +280,10 @@
 
     function post() {
       if (waitingAck) { dirty = true; return; }
-      var xy = new Float32Array(2 * N);
+      // Positions travel as a transferred buffer that the page hands back with its ack, so
+      // two buffers go back and forth and nothing is allocated per message.
+      var xy = spare && spare.length === 2 * N ? spare : new Float32Array(2 * N);
+      spare = null;
       for (var i = 0; i < N; i++) { xy[2 * i] = X[i]; xy[2 * i + 1] = Y[i]; }
       waitingAck = true; dirty = false;
       scope.postMessage({ type: "pos", xy: xy, alpha: alpha, ticks: ticks, running: running,
@@ -322,12 +329,13 @@
         active = m.active; nAct = 0;
         for (var i = 0; i < N; i++) if (active[i]) act[nAct++] = i;
         schedule(nAct);
+        chargeFresh = false;
         setLinks(m.la, m.lb);
         place();
         reheat(m.alpha);
         post();
       } else if (m.type === "params") {
-        params = m.params; reheat(m.alpha);
+        params = m.params; chargeFresh = false; reheat(m.alpha);
       } else if (m.type === "fix") {
         FX[m.i] = m.x; FY[m.i] = m.y;
         if (!isNaN(m.x)) { X[m.i] = m.x; Y[m.i] = m.y; }
@@ -335,6 +343,7 @@
         if (m.alpha) reheat(m.alpha);
       } else if (m.type === "ack") {
         waitingAck = false;
+        if (m.xy) spare = m.xy;
         if (dirty && !running) post();
       }
     };

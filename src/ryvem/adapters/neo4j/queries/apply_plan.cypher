@@ -1,8 +1,10 @@
 // apply_plan: one write the service planned, applied in one statement, or not at all.
 // First it locks what the plan depends on: each identity's lock node ($idents, sorted; the
 // same lock latest_by_identity takes, so writers of one identity serialise), the versions it
-// closes or marks and the edges it closes. Then it checks the plan is not stale: each
-// identity's newest version is still the one the plan read ($expect; id null = none), every
+// closes or marks, the edges it closes and the last segments it read ($tail_expect, sorted,
+// counting one more write of each). Then it checks the plan is not stale: each
+// identity's newest version is still the one the plan read ($expect; id null = none), no
+// last segment was written since write_context read it, every
 // version it closes is still current, every retired version it marks still has no
 // successor, every edge it closes is still current, and no current edge it does not close
 // holds the (src, dst, rel) of an edge it opens. If all holds it closes, marks, inserts versions (with
@@ -13,7 +15,8 @@
 // $version_locks (sorted version ids), $edge_locks (sorted edge ids), $closes (list of {id,
 // at, superseded_by, retired_reason}), $revives (list of {id, successor}), $versions (list of
 // {id, props, ft_title, ft_body, tails}), $ends (sorted endpoint entity ids), $edges (list of
-// {id, rel, src, dst, data, valid_from, valid_to, cur}), $edge_closes (list of {id, at}).
+// {id, rel, src, dst, data, valid_from, valid_to, cur}), $edge_closes (list of {id, at}),
+// $tail_expect (list of {tail, writes}, sorted by tail).
 CALL () {
   UNWIND $idents AS ident
   MERGE (l:IdentityLock {ident: ident})
@@ -30,6 +33,17 @@ CALL () {
   MATCH ()-[e:EDGE {id: id}]->()
   SET e.lock = true
   REMOVE e.lock
+}
+CALL () {
+  UNWIND $tail_expect AS te
+  MERGE (x:Tail {tail: te.tail})
+  SET x.writes = coalesce(x.writes, 0) + 1
+}
+CALL () {
+  UNWIND $tail_expect AS te
+  MATCH (x:Tail {tail: te.tail})
+  WHERE x.writes <> te.writes + 1
+  RETURN count(*) AS tail_moved
 }
 CALL () {
   UNWIND $expect AS x
@@ -70,7 +84,7 @@ CALL () {
   RETURN count(*) AS edge_taken
 }
 WITH *
-WHERE stale = 0 AND closable = size($closes) AND revivable = size($revives)
+WHERE stale = 0 AND tail_moved = 0 AND closable = size($closes) AND revivable = size($revives)
   AND edge_closable = size($edge_closes) AND edge_taken = 0
 CALL () {
   UNWIND $closes AS row
@@ -99,7 +113,7 @@ CALL () {
       n.ft_title = row.ft_title, n.ft_body = row.ft_body)
   FOREACH (t IN row.tails |
     MERGE (x:Tail {tail: t})
-    MERGE (n)-[:TARGETS]->(x))
+    CREATE (n)-[:TARGETS]->(x))  // n is new and its tails distinct
 }
 CALL () {
   UNWIND $ends AS endpoint

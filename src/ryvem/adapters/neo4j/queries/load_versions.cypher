@@ -12,5 +12,5 @@ FOREACH (_ IN CASE WHEN row.props.valid_to IS NULL THEN [1] ELSE [] END |
       n.ft_title = row.ft_title, n.ft_body = row.ft_body)
 FOREACH (t IN row.tails |
   MERGE (x:Tail {tail: t})
-  MERGE (n)-[:TARGETS]->(x))
+  CREATE (n)-[:TARGETS]->(x))  // n is new and its tails distinct
 RETURN count(*) AS created

@@ -4,7 +4,9 @@
 // rels valid at $as_of into nodes with a version valid at $as_of inside the scope filter
 // (the bound __MAX_HOPS__ is an int in [1, 10] filled in by cypher.with_bound; it equals
 // $reach unless $reach is 0, when only the start is taken). Then every edge of those rels
-// valid at $as_of leaving or arriving at them, and the head valid at $as_of of each end of
+// valid at $as_of leaving or arriving at them (each edge once: an edge between two of them
+// is met from both ends, and kept once by identity before it is projected), and the head
+// valid at $as_of of each end of
 // those edges, looked up once per node (the caller drops an edge whose far end has no head
 // in scope: one check per node, not per edge).
 // The service runs domain.traversal.bfs over this sub-graph, so the walk's rules (order,
@@ -28,17 +30,13 @@ CALL (s) {
   RETURN DISTINCT x
 }
 CALL (x) {
-  MATCH (x)-[e:EDGE]->(d)
+  MATCH (x)-[e:EDGE]-()
   WHERE (CASE WHEN $rels IS NULL THEN e.rel <> 'supersedes' ELSE e.rel IN $rels END)
     AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
-  RETURN [e.id, e.rel, x.id, d.id] AS row
-  UNION ALL
-  MATCH (x)<-[e:EDGE]-(d)
-  WHERE (CASE WHEN $rels IS NULL THEN e.rel <> 'supersedes' ELSE e.rel IN $rels END)
-    AND (CASE WHEN $as_of IS NULL THEN e.valid_to IS NULL ELSE e.valid_from <= $as_of AND (e.valid_to IS NULL OR e.valid_to > $as_of) END)
-  RETURN [e.id, e.rel, d.id, x.id] AS row
+  RETURN e
 }
-WITH collect(DISTINCT row) AS rows
+WITH DISTINCT e
+WITH collect([e.id, e.rel, startNode(e).id, endNode(e).id]) AS rows
 CALL (rows) {
   UNWIND rows AS r
   UNWIND [r[2], r[3]] AS entity

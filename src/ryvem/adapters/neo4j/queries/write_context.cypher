@@ -4,10 +4,19 @@
 // link to a target whose last segment is the key tail of an identity without a current
 // version ($key_tails: the keys the write may make appear); the link candidates (current
 // keyed rows) for $tails and for those rows' targets; the current 'links' edges leaving
-// every entity read.
+// every entity read. And the write count of each last segment the write reads or writes
+// (its link targets', its keys' and those rows' targets'), each read before what depends on
+// it: apply_plan applies only if none moved (a page and its link target written at the same
+// moment each see the other, or one re-plans).
 // Parameters: $node_fields (the domain model's field names, in order), $idents (list of JSON
 // [kind, key, scope]), $key_tails (list of {ident, tail}), $tails (list of last segments).
 CALL () {
+  UNWIND $tails + [kt IN $key_tails | kt.tail] AS t
+  WITH DISTINCT t
+  OPTIONAL MATCH (x:Tail {tail: t})
+  RETURN collect([t, coalesce(x.writes, 0)]) AS tail_writes
+}
+CALL (tail_writes) {
   UNWIND $idents AS ident
   CALL (ident) {
     MATCH (n:Version {ident: ident})
@@ -36,8 +45,14 @@ CALL (source_tails) {
          collect(n.entity) AS source_entities,
          reduce(acc = [], ts IN collect(its_tails) | acc + ts) AS source_target_tails
 }
-WITH latest, entities, source_tails, sources, source_entities,
-     $tails + source_target_tails AS candidate_tails
+CALL (source_target_tails) {
+  UNWIND source_target_tails AS t
+  WITH DISTINCT t
+  OPTIONAL MATCH (x:Tail {tail: t})
+  RETURN collect([t, coalesce(x.writes, 0)]) AS target_writes
+}
+WITH latest, entities, source_tails, sources, source_entities, tail_writes + target_writes
+     AS tail_writes, $tails + source_target_tails AS candidate_tails
 CALL (candidate_tails) {
   UNWIND candidate_tails AS t
   WITH DISTINCT t
@@ -53,4 +68,4 @@ CALL (entities, source_entities) {
   RETURN collect(e {.id, .rel, .data, .valid_from, .valid_to, src: s.id, dst: d.id}) AS link_edges
 }
 RETURN latest, source_tails, sources, candidate_tails, candidates, link_edges,
-       entities + source_entities AS edge_sources
+       entities + source_entities AS edge_sources, tail_writes
