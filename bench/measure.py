@@ -72,7 +72,8 @@ class Row:
     """One line of the table: ryvem's figure, the bound's, and their ratio against a target.
 
     ``kind`` is "ratio_max" (ryvem p95 / bound p95 must be <= target), "ratio_min"
-    (ryvem rate / bound rate, or bound / ryvem time, must be >= target) or "info".
+    (ryvem rate / bound rate, or bound / ryvem time, must be >= target), "abs_max_ms" /
+    "abs_max_s" (an absolute figure, set by the section, must be <= target) or "info".
     """
 
     section: str
@@ -104,6 +105,8 @@ class Row:
     def target_text(self) -> str:
         if self.target is None:
             return ""
+        if self.kind in ("abs_max_ms", "abs_max_s"):
+            return f"<= {self.target:g} {self.kind[-2:].lstrip('_')}"
         if self.kind == "ratio_max":
             return f"<= {self.target:g}x"
         return f">= {self.target:g}x" if self.target >= 1 else f">= {self.target:.0%}"
@@ -111,6 +114,8 @@ class Row:
     def ratio_text(self) -> str:
         if self.ratio is None or math.isnan(self.ratio):
             return ""
+        if self.kind in ("abs_max_ms", "abs_max_s"):  # an absolute figure, not a ratio
+            return f"{self.ratio:,.1f} {self.kind[-2:].lstrip('_')}"
         if self.kind == "ratio_min" and self.target is not None and self.target < 1:
             return f"{self.ratio:.0%}"
         return f"{self.ratio:,.2f}x" if self.ratio < 100 else f"{self.ratio:,.0f}x"

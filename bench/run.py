@@ -24,19 +24,19 @@ from ryvem.application.service import Service
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = ("import", "memory", "supersede", "search", "get", "traversal", "backlinks",
-            "as_of", "corpus", "neo4j", "export")
+            "as_of", "corpus", "recall", "neo4j", "export")
 
 SCALES: dict[str, dict[str, Any]] = {
     "tiny": dict(n=500, mem_sizes=(200, 500), supersedes=100, queries=20, gets=200,
                  starts=10, deep_starts=5, cte_starts=5, naive_starts=3, cte_cap_s=0.5,
                  backlink_sizes=(200, 1000), backlink_reps=20, scan_reps=2,
                  neo4j_n=300, neo4j_dense_n=200, export_n=300, export_sizes=(300,),
-                 browser_seconds=1.0),
+                 browser_seconds=1.0, corpus_pages=20),
     "small": dict(n=10_000, mem_sizes=(2_000, 10_000), supersedes=1_000, queries=100,
                   gets=2_000, starts=100, deep_starts=20, cte_starts=20, naive_starts=5,
                   cte_cap_s=2.0, backlink_sizes=(200, 10_000), backlink_reps=200, scan_reps=5,
                   neo4j_n=2_000, neo4j_dense_n=1_000, export_n=10_000,
-                  export_sizes=(10_000,), browser_seconds=5.0),
+                  export_sizes=(10_000,), browser_seconds=5.0, corpus_pages=60),
     "full": dict(n=100_000, mem_sizes=(5_000, 25_000), supersedes=2_000, queries=100,
                  gets=2_000, starts=100, deep_starts=5, cte_starts=5, naive_starts=5,
                  cte_cap_s=2.0, backlink_sizes=(200, 10_000), backlink_reps=200,
@@ -208,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     def do_corpus() -> list[Row]:
         return sq.bench_corpus(tmp, default_corpus())
 
+    def do_recall() -> tuple[list[Row], dict[str, Any]]:
+        from bench.recall_suite import bench_recall
+
+        return bench_recall(need_main(), main_db, tmp, w, cfg, default_corpus())
+
     def do_neo4j() -> tuple[list[Row], dict[str, Any]]:
         if args.no_neo4j:
             raise Skip("--no-neo4j")
@@ -231,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
                          "skipped", "reason": "reported by search and traversal"}
     section("backlinks", do_backlinks)
     section("corpus", do_corpus)
+    section("recall", do_recall)
     if "svc" in state:
         state["svc"].repo.close()
     section("neo4j", do_neo4j)

@@ -15,6 +15,9 @@ Modes:
   (``mode="lexical"`` where the service takes a mode), exactly what ``memory_search`` does:
   stemmed, words OR-ed, stop words dropped, neighbouring words a bonus phrase, BM25 over
   title x4, key x2, body;
+* ``semantic``, ``hybrid`` — the library's own modes: ``Session.search(question, mode=…)``
+  over every scope, exactly what ``memory_search(mode=…)`` runs; the corpus is embedded
+  through the library's queue (``Session.embed_pending``), with chunk vectors cached by text;
 * ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,
   lower-cased ``\\w+`` tokens, no stemming, no stop words (k1 1.2, b 0.75);
 * ``fts5-porter-prototype`` — a temporary FTS5 table over the same title+body with
@@ -36,6 +39,7 @@ embedding the corpus.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -317,9 +321,63 @@ def _fused(lexical: Callable[[Corpus], Mode | str],
     return factory
 
 
+class CachedEmbedder:
+    """The default embedder with its vectors cached in ``.eval-cache/`` by text: the library
+    path (queue, chunking, storage, search) is the real one; only recomputing is skipped."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name, self.dim = inner.name, inner.dim
+
+    def chunk(self, text: str) -> list[str]:
+        return list(self.inner.chunk(text))
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        if len(texts) == 1:  # a question: computed each time, as a real search does
+            return self.inner.embed(texts)
+        return _cached_embed(self.inner, texts)
+
+
+def library_session(c: Corpus) -> Any:
+    """A Session over the eval's store with the (cached) local embedder, every row embedded
+    through the library's queue; or the one-line reason semantic search is off."""
+    if "session" in c.cache:
+        return c.cache["session"]
+    from ryvem.application.session import Session
+
+    emb = _embedder(c)
+    if isinstance(emb, str):
+        c.cache["session"] = emb
+        return emb
+    cached = CachedEmbedder(emb)
+    session = Session(lambda: c.service.repo, embedder=lambda: cached)
+    t0 = time.perf_counter()
+    n = session.embed_pending()
+    print(f"library: {n} rows embedded through the queue in {time.perf_counter() - t0:.1f} s",
+          file=sys.stderr)
+    c.cache["session"] = session
+    return session
+
+
+def mode_library(mode: str) -> Callable[[Corpus], Mode | str]:
+    """``Session.search(question, mode=mode)`` over every scope, as memory_search asks it."""
+    def factory(c: Corpus) -> Mode | str:
+        session = library_session(c)
+        if isinstance(session, str):
+            return session
+
+        def run(q: str, k: int = K) -> list[str]:
+            result = session.search(q, mode=mode, all_scopes=True, limit=k)
+            return [c.key_of[h.id] for h in result.hits if h.id in c.key_of]
+        return run
+    return factory
+
+
 MODES: dict[str, Callable[[Corpus], Mode | str]] = {
     "before": mode_before,
     "lexical": mode_lexical,
+    "semantic": mode_library("semantic"),
+    "hybrid": mode_library("hybrid"),
     "bm25-or": mode_bm25,
     "fts5-porter-prototype": fts5_porter,
     "semantic-prototype": mode_semantic,
@@ -409,8 +467,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rrf-k", type=int, default=RRF_K, help=f"fusion constant ({RRF_K})")
     ap.add_argument("--fuse-depth", type=int, default=FUSE_DEPTH,
                     help=f"how deep each list enters the fusion ({FUSE_DEPTH})")
+    ap.add_argument("--min-similarity", type=float, default=None,
+                    help="the library's semantic floor (default: ryvem's MIN_SIMILARITY)")
     args = ap.parse_args(argv)
     globals().update(RRF_K=args.rrf_k, FUSE_DEPTH=args.fuse_depth)
+    # The library's strategies take the same knobs, so they are tuned on `tune` the same way.
+    from ryvem.application import search as library_search
+    for name, st in list(library_search.STRATEGIES.items()):
+        library_search.STRATEGIES[name] = dataclasses.replace(
+            st, rrf_k=args.rrf_k, depth=args.fuse_depth,
+            min_similarity=st.min_similarity if args.min_similarity is None
+            else args.min_similarity)
     questions = [q for q in load_questions() if args.split in (None, q.split)]
     with tempfile.TemporaryDirectory(prefix="ryvem-eval-") as tmp:
         corpus = load_corpus(Path(tmp))

@@ -40,7 +40,11 @@ __all__ = [
     "IndexProgress",
     "LinkSource",
     "Neighbourhood",
+    "PendingText",
     "Progress",
+    "RebuildsTextIndex",
+    "RequeuesVectors",
+    "StoresVectors",
     "WalksInOneQuery",
     "WriteContext",
     "WritePlan",
@@ -177,6 +181,90 @@ class WalksInOneQuery(Protocol):
         scope: ScopeFilter,
         known_at: int | None = None,
     ) -> Neighbourhood | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PendingText:
+    """A current version waiting for its vectors: the text to embed and its queue ticket.
+
+    ``ticket`` changes whenever the version is queued again (its vectors were dropped), so
+    :meth:`StoresVectors.put_vectors` can refuse vectors computed from an older text.
+    """
+
+    id: str
+    ticket: int
+    title: str
+    body: str
+
+
+@runtime_checkable
+class StoresVectors(Protocol):
+    """An optional capability of a ``GraphRepository``: chunk vectors of current versions.
+
+    Vectors are versioned like the text: a version is queued for embedding in the
+    transaction that writes it, and its vectors (or its place in the queue) go in the
+    transaction that closes it (supersede, retire), so a search never sees a closed row's
+    vectors. Embedding itself happens outside any write (``application.search``): the
+    application reads the backlog, embeds it, and hands the vectors back. A vector is
+    little-endian float32 bytes (4 bytes a dimension), unit length, so cosine is a dot
+    product; vectors of different ``model`` names are never compared.
+
+    SQLite keeps blobs and scores them exactly with numpy; Neo4j keeps ``(:Chunk)`` nodes
+    under a vector index. The application checks for the capability (``isinstance``); a
+    store without it is searched lexically only.
+    """
+
+    def vector_backlog(self, limit: int) -> list[PendingText]:
+        """Up to ``limit`` queued current versions, oldest ticket first."""
+
+    def vector_pending(self) -> int:
+        """How many current versions wait for vectors."""
+
+    def put_vectors(
+        self, model: str, rows: Sequence[tuple[PendingText, Sequence[bytes]]]
+    ) -> int:
+        """Store each version's chunk vectors (replacing any) and take it off the queue, in
+        one transaction. A version closed or queued again since its text was read (another
+        ticket) is skipped. Returns how many versions got vectors."""
+
+    def requeue_vectors(
+        self, ids: Sequence[str] | None = None, scope: ScopeFilter | None = None
+    ) -> int:
+        """Drop the vectors of these version ids (None: of every version in ``scope``, or of
+        every version at all) and queue those that are current for embedding again, in one
+        transaction. The call to make after a version's text changes in place (redaction).
+        Returns how many versions were queued."""
+
+    def vector_search(
+        self,
+        model: str,
+        vector: bytes,
+        kinds: Sequence[str],
+        scope: ScopeFilter,
+        limit: int,
+    ) -> list[SearchHit]:
+        """Current versions in ``scope`` (of ``kinds``; empty = all) whose vectors of
+        ``model`` are nearest ``vector``, best first, one hit per version scored by its best
+        chunk (``score`` is that chunk's similarity; the snippet is the body's start)."""
+
+
+@runtime_checkable
+class RequeuesVectors(Protocol):
+    """An optional capability of a ``ForgetTx``: drop the vectors of versions whose text was
+    rewritten, and queue the current ones again, inside the forgetting's own transaction
+    (``application.forget.text_changed``). Neo4j has it; SQLite needs none, since its
+    trigger on a title or body update does the same in the same transaction."""
+
+    def requeue_vectors(self, ids: Sequence[str]) -> int:
+        """Drop these versions' vectors and queue the current ones again; how many queued."""
+
+
+@runtime_checkable
+class RebuildsTextIndex(Protocol):
+    """An optional capability: rebuild the lexical index from the rows (``graph reindex``)."""
+
+    def rebuild_text_index(self) -> int:
+        """Rebuild the full-text index of current rows; returns how many rows it holds."""
 
 
 Progress = Callable[[str, int, int | None], None]

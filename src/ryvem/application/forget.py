@@ -33,7 +33,7 @@ from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.timeutil import Clock
 from ryvem.domain.validation import check_text, one_line, validate_reason
 from ryvem.errors import BackendError, InvalidInput
-from ryvem.ports import Forgets, ForgetTx, GraphRepository, Progress
+from ryvem.ports import Forgets, ForgetTx, GraphRepository, Progress, RequeuesVectors
 
 __all__ = [
     "Actor",
@@ -132,7 +132,8 @@ def text_changed(tx: ForgetTx, version_ids: Sequence[str]) -> None:
     The one hook for what is derived from a version's text outside its row: semantic
     vectors are dropped or re-queued for these ids here. The rows themselves, their link
     targets and the full-text index are rewritten by the store (``ForgetTx``)."""
-    del tx, version_ids  # nothing is derived outside the rows yet
+    if version_ids and isinstance(tx, RequeuesVectors):
+        tx.requeue_vectors(version_ids)  # SQLite: its text-update trigger already did
 
 
 def _count(versions: Sequence[NodeVersion], rewritten: set[str]) -> list[NodeCount]:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from ryvem.application import forget
 from ryvem.application.planning import PlanningTx
+from ryvem.application.search import SearchRequest
 from ryvem.domain.ids import IdSequence, is_id, new_id
 from ryvem.domain.links import (
     Candidate,
@@ -806,8 +807,28 @@ class Service:
         as_of: object = None,
         known_at: object = None,
     ) -> list[SearchHit]:
-        """Best-first hits over current rows (or rows valid at ``as_of``, as known at
-        ``known_at``)."""
+        """Best-first lexical hits over current rows (or rows valid at ``as_of``, as known at
+        ``known_at``); the search modes (semantic, hybrid) are :meth:`Session.search`."""
+        r = self.search_request(
+            text, kinds=kinds, scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
+            known_at=known_at,
+        )
+        return self.repo.search(
+            parse_search(r.text), r.kinds, r.scope, r.limit, r.as_of, r.known_at
+        )
+
+    def search_request(
+        self,
+        text: str | None = None,
+        *,
+        kinds: Sequence[str] = (),
+        scope: str | None = None,
+        all_scopes: bool = False,
+        limit: int = 20,
+        as_of: object = None,
+        known_at: object = None,
+    ) -> SearchRequest:
+        """A search's arguments validated: kinds, the scope filter, the limit, the times."""
         kinds = [validate_kind(k) for k in ([kinds] if isinstance(kinds, str) else kinds)]
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive integer, got {limit!r}")
@@ -819,8 +840,9 @@ class Service:
             filt = parse_scope_filter(scope)
         else:
             filt = ScopeFilter(exact=self.default_scope)
-        at, k = _as_of(as_of), _as_of(known_at)
-        return self.repo.search(parse_search(text), kinds, filt, min(limit, MAX_LIMIT), at, k)
+        return SearchRequest(
+            text, list(kinds), filt, min(limit, MAX_LIMIT), _as_of(as_of), _as_of(known_at)
+        )
 
     def traverse(
         self,

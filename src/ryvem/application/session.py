@@ -15,24 +15,49 @@ process, and what a library user opens (``ryvem.backends.open_session``). It own
 
 The store comes from a zero-argument opener that the composition root
 (:mod:`ryvem.backends`) builds from settings, so this layer never names an adapter.
+
+**Search and its vectors** (:mod:`ryvem.application.search`): :meth:`search` runs a mode
+(lexical, semantic, hybrid) with the local embedder when it is installed. Writes never embed:
+the store queues each new current row in the write's own transaction, and the queue drains
+outside it, in bounded batches — in a background thread in a long-lived host (the MCP
+server calls :meth:`start_background_embedding`; every write wakes it), before a search when
+the backlog is small (a CLI ``search`` after a few ``put`` s), at the end of an import, and
+in :meth:`reindex`. A search that finds a larger backlog says how many rows it misses.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ryvem.application import search as recall
 from ryvem.application import workspace
 from ryvem.application.service import EdgeView, Service, WriteResult
 from ryvem.domain.model import NodeVersion
-from ryvem.domain.scopes import GLOBAL, parse_scope
-from ryvem.ports import GraphRepository
+from ryvem.domain.scopes import GLOBAL, parse_scope, parse_scope_filter
+from ryvem.ports import GraphRepository, RebuildsTextIndex, StoresVectors
 
-__all__ = ["Minted", "Session", "Written"]
+if TYPE_CHECKING:
+    from ryvem.embedding import Embedder
+
+__all__ = ["SMALL_BACKLOG", "Minted", "Reindexed", "Session", "Written"]
+
+SMALL_BACKLOG = 32  # a search embeds a backlog up to this size before it runs
+_WORKER_POLL_SECONDS = 30.0  # the background embedder also looks for other writers' rows
+EmbedderLoader = Callable[[], "Embedder | str"]  # the embedder, or why there is none
+
+
+def default_embedder() -> Embedder | str:
+    """The default local embedder (:mod:`ryvem.embedding`), or the one-line reason it is off."""
+    from ryvem.embedding import load_default, probe
+
+    reason = probe()
+    embedder = load_default() if reason is None else None
+    return embedder if embedder is not None else (reason or "semantic search is off")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +79,21 @@ class Written:
         return self.result.version.record()
 
 
+@dataclass(frozen=True, slots=True)
+class Reindexed:
+    """What :meth:`Session.reindex` did."""
+
+    text_rows: int | None  # rows in the rebuilt full-text index (None: not rebuilt)
+    queued: int  # versions whose vectors were dropped and queued again
+    embedded: int  # versions embedded now
+    pending: int  # still waiting (semantic search off, or a read-only store)
+    model: str | None
+    note: str | None = None
+
+    def record(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
 class Session:
     """One face's handle on ryvem: the store, opened lazily, and the default-scope rules."""
 
@@ -63,6 +103,7 @@ class Session:
         *,
         location: str = "",
         cwd: Path | None = None,
+        embedder: EmbedderLoader | None = None,
     ) -> None:
         self._opener = opener
         self._repo: GraphRepository | None = None
@@ -70,6 +111,12 @@ class Session:
         self._mint_lock = threading.Lock()
         self.location = location
         self.cwd = cwd
+        self._embedder_loader = embedder or default_embedder
+        self._embedder: Embedder | str | None = None
+        self._embedder_lock = threading.Lock()
+        self._worker: threading.Thread | None = None
+        self._wake = threading.Event()
+        self._stop = threading.Event()
 
     # --- the store ------------------------------------------------------------------------
     @property
@@ -78,9 +125,11 @@ class Session:
         with self._open_lock:
             if self._repo is None:
                 self._repo = self._opener()
+                self.written()  # the background embedder waits for an open store
             return self._repo
 
     def close(self) -> None:
+        self.stop_background_embedding()
         with self._open_lock:
             if self._repo is not None:
                 self._repo.close()
@@ -135,8 +184,10 @@ class Session:
         """
         if scope is not None:
             svc = self.service(scope)
-            return Written(svc.write_many([svc.prepare(kind, title, key=key, body=body,
-                                                       data=data, valid_from=valid_from)])[0])
+            written = Written(svc.write_many([svc.prepare(kind, title, key=key, body=body,
+                                                          data=data, valid_from=valid_from)])[0])
+            self.written()
+            return written
         before = workspace.locate(self.cwd)  # a malformed ryvem.json fails here, first
         node = Service(self.repo).prepare(
             kind, title, key=key, body=body, data=data, valid_from=valid_from
@@ -145,6 +196,7 @@ class Session:
         result = Service(self.repo, default_scope=chosen).write_many(
             [dataclasses.replace(node, scope=chosen)]
         )[0]
+        self.written()
         minted = None
         if (
             before.root is not None
@@ -192,3 +244,165 @@ class Session:
     ) -> EdgeView:
         """:meth:`Service.unlink` in ``scope`` or the default scope."""
         return self.service(scope).unlink(from_ref, to_ref, rel, valid_to=valid_to)
+
+    @property
+    def embedding_in_background(self) -> bool:
+        return self._worker is not None
+
+    def written(self) -> None:
+        """Tell the background embedder (when it runs) that rows were queued."""
+        if self._worker is not None:
+            self._wake.set()
+
+    # --- search and its vectors -------------------------------------------------------------
+    def embedder(self) -> Embedder | None:
+        """The local embedder (loaded once), or None when semantic search is off."""
+        with self._embedder_lock:
+            if self._embedder is None:
+                self._embedder = self._embedder_loader()
+            return None if isinstance(self._embedder, str) else self._embedder
+
+    def semantic_off(self) -> str | None:
+        """None when semantic search can run on this store, else the one-line reason."""
+        if self.embedder() is None:
+            assert isinstance(self._embedder, str)
+            return self._embedder
+        if not isinstance(self.repo, StoresVectors):
+            return f"semantic search is off: the {self.repo.backend} store keeps no vectors"
+        return None
+
+    def search(
+        self,
+        text: str | None = None,
+        *,
+        mode: str | None = None,
+        kinds: Sequence[str] = (),
+        scope: str | None = None,
+        all_scopes: bool = False,
+        limit: int = 20,
+        as_of: object = None,
+        known_at: object = None,
+        embed_backlog: int = SMALL_BACKLOG,
+    ) -> recall.SearchResult:
+        """Search in ``mode`` (None: hybrid when the model is installed, else lexical with a
+        note), in ``scope`` (a scope or shape; None: the default scope) or every scope.
+
+        Before a semantic search, a backlog of at most ``embed_backlog`` queued rows is
+        embedded (the background embedder is woken instead, when it runs); a larger one is
+        left and counted in the result's ``pending`` and notes.
+        """
+        svc = self.everywhere() if scope is not None or all_scopes else self.service()
+        request = svc.search_request(
+            text, kinds=kinds, scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
+            known_at=known_at,
+        )
+        semantic_off = None if mode == "lexical" else self.semantic_off()
+        strategy, notes = recall.resolve_mode(
+            mode, text=request.text, as_of=request.as_of, known_at=request.known_at,
+            semantic_off=semantic_off
+        )
+        repo = self.repo
+        embedder = self.embedder() if strategy.semantic else None
+        pending = 0
+        if strategy.semantic and isinstance(repo, StoresVectors) and embedder is not None:
+            pending = repo.vector_pending()
+            if pending and self._worker is not None:
+                self._wake.set()
+            elif 0 < pending <= embed_backlog:
+                recall.embed_pending(repo, embedder, limit=pending)
+                pending = repo.vector_pending()
+            if pending:
+                where = ("being embedded in the background" if self._worker is not None
+                         else "not embedded yet (ryvem graph reindex --pending embeds them)")
+                notes = (*notes, f"{pending} rows are {where}; they have no semantic rank")
+        hits = recall.run_strategy(strategy, repo, request, embedder)
+        return recall.SearchResult(hits, strategy.name, notes, pending)
+
+    def embed_pending(
+        self, *, limit: int | None = None, progress: recall.Progress | None = None
+    ) -> int:
+        """Embed queued rows now (all of them, or ``limit``); 0 when semantic search is off."""
+        embedder = self.embedder()
+        repo = self.repo
+        if embedder is None or not isinstance(repo, StoresVectors):
+            return 0
+        return recall.embed_pending(repo, embedder, limit=limit, progress=progress)
+
+    def vector_pending(self) -> int:
+        """Rows waiting for vectors (0 on a store that keeps none)."""
+        repo = self.repo
+        return repo.vector_pending() if isinstance(repo, StoresVectors) else 0
+
+    def reindex(
+        self,
+        scope: str | None = None,
+        *,
+        pending_only: bool = False,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> Reindexed:
+        """Rebuild the lexical index and the vectors (of ``scope``: a scope or shape; None:
+        every scope); ``pending_only`` only embeds what is queued. Progress is reported as
+        ``(phase, done, total)`` with phase ``text`` or ``vectors``."""
+        filt = parse_scope_filter(scope) if scope is not None else None
+        repo = self.repo
+        text_rows = None
+        if not pending_only and isinstance(repo, RebuildsTextIndex):
+            if progress is not None:
+                progress("text", 0, 1)
+            text_rows = repo.rebuild_text_index()
+            if progress is not None:
+                progress("text", 1, 1)
+        if not isinstance(repo, StoresVectors):
+            return Reindexed(text_rows, 0, 0, 0, None,
+                             f"the {repo.backend} store keeps no vectors")
+        queued = 0 if pending_only else repo.requeue_vectors(scope=filt)
+        embedder = self.embedder()
+        if embedder is None:
+            return Reindexed(text_rows, queued, 0, repo.vector_pending(), None,
+                             f"{self.semantic_off()}; the vectors stay queued")
+
+        def report(done: int, total: int) -> None:
+            if progress is not None:
+                progress("vectors", done, total)
+
+        embedded = recall.embed_pending(repo, embedder, progress=report)
+        return Reindexed(text_rows, queued, embedded, repo.vector_pending(), embedder.name)
+
+    def start_background_embedding(self) -> bool:
+        """Embed queued rows in a daemon thread, woken by every write (and every
+        ``_WORKER_POLL_SECONDS`` for other processes' writes), once the store is open.
+        False (and no thread) when semantic search is off."""
+        if self._worker is not None:
+            return True
+        if self.embedder() is None:
+            return False
+        self._stop.clear()
+        self._worker = threading.Thread(
+            target=self._embed_in_background, name="ryvem-embedder", daemon=True
+        )
+        self._worker.start()
+        self._wake.set()
+        return True
+
+    def stop_background_embedding(self, timeout: float = 10.0) -> None:
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            self._stop.set()
+            self._wake.set()
+            worker.join(timeout)
+
+    def _embed_in_background(self) -> None:
+        embedder = self.embedder()
+        assert embedder is not None
+        while not self._stop.is_set():
+            self._wake.wait(_WORKER_POLL_SECONDS)
+            self._wake.clear()
+            repo = self._repo  # never opens the store itself: a face's first call does
+            if self._stop.is_set() or repo is None or not isinstance(repo, StoresVectors):
+                continue
+            try:
+                while not self._stop.is_set():
+                    if not recall.embed_pending(repo, embedder, limit=recall.BATCH):
+                        break
+            except Exception:  # the store went away or is read-only: try again when woken
+                self._stop.wait(1.0)

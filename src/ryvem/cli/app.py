@@ -77,6 +77,7 @@ from ryvem.cli import export as _export  # noqa: E402,F401  (registration by imp
 from ryvem.cli import forget as _forget  # noqa: E402,F401  (registration by import)
 from ryvem.cli import links as _links  # noqa: E402,F401  (registration by import)
 from ryvem.cli import nodes as _nodes  # noqa: E402,F401  (registration by import)
+from ryvem.cli import reindex as _reindex  # noqa: E402,F401  (registration by import)
 
 
 def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:

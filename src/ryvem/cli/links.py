@@ -16,6 +16,7 @@ import typer
 
 from ryvem.application import workspace
 from ryvem.application.service import Service
+from ryvem.application.session import Session
 from ryvem.application.vault import ImportSummary, import_vault
 from ryvem.cli.common import (
     JsonOpt,
@@ -31,7 +32,7 @@ from ryvem.cli.text import say
 from ryvem.domain.model import NodeHead
 from ryvem.domain.traversal import discovered_heads
 
-__all__ = ["import_", "links"]
+__all__ = ["embed_with_bar", "import_", "links"]
 
 
 @graph.command("links")
@@ -171,9 +172,18 @@ def import_(
             "file within a second (deletes retire with --retire-missing); Ctrl-C stops.",
         ),
     ] = False,
+    no_embed: Annotated[
+        bool,
+        typer.Option(
+            "--no-embed",
+            help="Leave the new rows queued for embedding (ryvem graph reindex --pending, or "
+            "the MCP server, embeds them later); lexical search sees them at once.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Import a markdown vault (read-only): re-running it writes only what changed."""
+    """Import a markdown vault (read-only): re-running it writes only what changed; then
+    embed the new rows for semantic search (when the local model is installed)."""
     st = state(ctx)
     with errors_to_exit():
         base = Path(folder).expanduser()
@@ -191,13 +201,21 @@ def import_(
             summary = import_vault(svc, base, kind=kind, retire_missing=retire_missing)
         for problem in summary.problems:
             say(f"warning: {problem.line()}", err=True)
+        session = st.session()
+        embedded = 0 if no_embed else embed_with_bar(
+            session, sys.stderr.isatty() and not as_json, "embedding"
+        )
+        pending = session.vector_pending()
+        record = {**summary.record(), "embedded": embedded, "vectors_pending": pending}
         if as_json and watch:  # the watch prints JSON Lines: the summary is its first line
-            sys.stdout.write(json.dumps(summary.record(), ensure_ascii=False) + "\n")
+            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
             sys.stdout.flush()
         elif as_json:
-            echo_json(summary.record())
+            echo_json(record)
         else:
             _print_summary(summary)
+            if embedded or pending:
+                say(f"vectors: {embedded} rows embedded, {pending} pending")
         if watch:
             _watch(svc, base, kind, retire_missing, as_json)
 
@@ -311,6 +329,34 @@ def _import_history(
         return import_history(
             svc, base, kind=kind, retire_missing=retire_missing, progress=report
         )
+
+
+def embed_with_bar(session: Session, bar: bool, label: str) -> int:
+    """Embed every queued row (a progress bar on stderr when ``bar``); 0 when semantic
+    search is off."""
+    if session.embedder() is None:
+        return 0
+    if not bar:
+        return session.embed_pending()
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=True,
+    ) as progress:
+        task = progress.add_task(label, total=None)
+
+        def report(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return session.embed_pending(progress=report)
 
 
 def _print_summary(s: ImportSummary) -> None:

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ryvem.application.search import MODES
 from ryvem.application.service import EdgeView
 from ryvem.cli.common import (
     AsOfOpt,
@@ -337,8 +338,8 @@ def search(
     text: Annotated[
         str | None,
         typer.Argument(
-            help="Words to find (OR-ed and ranked, stemmed: rows holding more of them first; "
-            "\"quoted phrases\"; word* for a prefix). Without text: the most recent nodes.",
+            help="Words or a question (OR-ed and ranked, stemmed; \"quoted phrases\"; word* for "
+            "a prefix). Without text: the most recent nodes.",
             show_default=False,
         ),
     ] = None,
@@ -364,34 +365,48 @@ def search(
     ] = 20,
     as_of: AsOfOpt = None,
     known_at: KnownAtOpt = None,
+    mode: Annotated[
+        str | None,
+        typer.Option(
+            "--mode",
+            metavar="MODE",
+            help="lexical (words, stemmed), semantic (meaning, with the local model) or hybrid "
+            "(both, fused by rank). Default: hybrid when the model is installed "
+            "(pip install 'ryvem[semantic]'), else lexical. --as-of/--known-at search lexically.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Find nodes by text, best first (current rows, or those valid at --as-of, as known at
     --known-at)."""
     st = state(ctx)
     with errors_to_exit():
-        explicit = scope is not None or all_scopes
-        svc = st.service(scope=GLOBAL) if explicit else st.service()
-        hits = svc.search(
-            text, kinds=kind or (), scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
-            known_at=known_at,
+        if mode is not None and mode.strip().lower() not in MODES:
+            raise fail(f"unknown search mode {mode!r}: use {', '.join(MODES)}", 2)
+        result = st.session().search(
+            text, mode=mode.strip().lower() if mode else None, kinds=kind or (), scope=scope,
+            all_scopes=all_scopes, limit=limit, as_of=as_of, known_at=known_at,
         )
+        for note in result.notes:
+            say(f"note: {note}", err=True)
+        hits = result.hits
         if as_json:
             echo_json([h.record() for h in hits])
             return
         if not hits:
             typer.echo("no matches", err=True)
             return
-        table = Table()
+        table = Table(caption=f"mode {result.mode}", caption_justify="left")
         table.add_column("score", justify="right")
         table.add_column("kind")
         table.add_column("title", min_width=16)
         table.add_column("id", overflow="fold")
         table.add_column("snippet", min_width=20, max_width=80)
-        for h in hits:
-            table.add_row(
-                f"{h.score:.2f}", h.kind, Text(safe(h.title)), h.id, Text(safe(h.snippet))
-            )
+        for r in hits:
+            h = r.hit
+            score = f"{r.score:.4f}" if result.mode == "hybrid" else f"{r.score:.2f}"
+            table.add_row(score, h.kind, Text(safe(h.title)), h.id, Text(safe(h.snippet)))
         _console().print(table)
 
 

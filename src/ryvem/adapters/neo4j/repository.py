@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import struct
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal, TypeVar
@@ -78,6 +79,7 @@ from ryvem.ports import (
     IndexProgress,
     LinkSource,
     Neighbourhood,
+    PendingText,
     Progress,
     WriteContext,
     WritePlan,
@@ -203,6 +205,11 @@ def _ends(edges: Sequence[Edge] | Sequence[dict[str, Any]]) -> list[str]:
     for e in edges:
         ends.update((e["src"], e["dst"]) if isinstance(e, dict) else (e.src, e.dst))
     return sorted(ends)
+
+
+def _floats(blob: bytes) -> list[float]:
+    """A little-endian float32 vector (``StoresVectors``) as the list Neo4j stores."""
+    return list(struct.unpack(f"<{len(blob) // 4}f", blob))
 
 
 def _scope_params(scope: ScopeFilter) -> dict[str, str | None]:
@@ -477,6 +484,11 @@ class _ForgetTx(ForgetTx):
     def edges_touching(self, entity: str) -> list[Edge]:
         return [_edge(r["edge"]) for r in self._run("forget_edges_touching", entity=entity)]
 
+    def requeue_vectors(self, ids: Sequence[str]) -> int:
+        """``RequeuesVectors``: the rewritten versions' chunks go in this transaction."""
+        rows = self._run("requeue_vectors", ids=list(ids), scope_exact=None, scope_prefix=None)
+        return int(rows[0]["queued"]) if rows else 0
+
     def rewrite_versions(self, rewrites: Sequence[Rewritten]) -> None:
         if not rewrites:
             return
@@ -606,6 +618,11 @@ class Neo4jRepository:
                 if "AlreadyExists" not in (e.code or ""):
                     raise
         self._query("await_indexes", seconds=_INDEX_WAIT_S)
+        if "schema_20_chunk_vectors" in missing:
+            # A store from before vectors: queue its current rows once (they embed later;
+            # lexical search sees them meanwhile). An empty store queues nothing.
+            self._query("requeue_vectors", write=True, ids=None, scope_exact=None,
+                        scope_prefix=None)
 
     def _fill_text_fields(self, progress: IndexProgress | None) -> None:
         """Give every version its full-text fields (an older store kept them on current rows
@@ -835,6 +852,71 @@ class Neo4jRepository:
             )
             for r in rows
         ]
+
+    # --- vectors (the StoresVectors capability) -------------------------------------------
+    def vector_backlog(self, limit: int) -> list[PendingText]:
+        rows = self._read("vector_backlog", limit=limit)
+        return [PendingText(id=r["id"], ticket=int(r["ticket"]), title=r["title"],
+                            body=r["body"] or "") for r in rows]
+
+    def vector_pending(self) -> int:
+        return int(self._read("vector_pending")[0]["pending"])
+
+    def put_vectors(
+        self, model: str, rows: Sequence[tuple[PendingText, Sequence[bytes]]]
+    ) -> int:
+        if not rows:
+            return 0
+        payload = [
+            {"id": p.id, "ticket": p.ticket, "vectors": [_floats(v) for v in vectors]}
+            for p, vectors in rows
+        ]
+        done = self._guard(lambda: self._query("put_vectors", write=True, model=model,
+                                               rows=payload))
+        return len(done)
+
+    def requeue_vectors(
+        self, ids: Sequence[str] | None = None, scope: ScopeFilter | None = None
+    ) -> int:
+        params = _scope_params(scope or ScopeFilter())
+        rows = self._guard(lambda: self._query(
+            "requeue_vectors", write=True, ids=None if ids is None else list(ids), **params))
+        return int(rows[0]["queued"]) if rows else 0
+
+    def vector_search(
+        self,
+        model: str,
+        vector: bytes,
+        kinds: Sequence[str],
+        scope: ScopeFilter,
+        limit: int,
+    ) -> list[SearchHit]:
+        filters = {"kinds": list(kinds), "limit": limit, **_scope_params(scope)}
+        query = _floats(vector)
+        # The index returns the k nearest chunks before any filter: start at a few per hit
+        # wanted and widen while filters (or one page's many chunks) leave too few.
+        k = max(10 * limit, 100)
+        while True:
+            rows = self._read("vector_search", model=model, vector=query, k=k, **filters)
+            if len(rows) >= limit:
+                break
+            total = int(self._read("count_chunks")[0]["chunks"])
+            if k >= total:
+                break
+            k = min(k * 8, total)
+        return [
+            SearchHit.model_construct(
+                id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
+                snippet=" ".join((r["body"] or "").split())[:120],
+                score=round(2.0 * float(r["score"]) - 1.0, 6),  # back to the cosine
+            )
+            for r in rows
+        ]
+
+    def rebuild_text_index(self) -> int:
+        # The server maintains its full-text index as rows change (the indexed fields are
+        # written with each current row): there is nothing to rebuild, only to count.
+        return int(self._read("count_current")[0]["current"])
 
     def expand(
         self,

@@ -45,7 +45,15 @@ from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery, lexical_plan, snippet
 from ryvem.domain.traversal import EdgeRow
-from ryvem.ports import Close, ForgetTx, IndexProgress, LinkSource, Progress, WriteTx
+from ryvem.ports import (
+    Close,
+    ForgetTx,
+    IndexProgress,
+    LinkSource,
+    PendingText,
+    Progress,
+    WriteTx,
+)
 
 __all__ = ["SqliteRepository"]
 
@@ -409,6 +417,7 @@ class SqliteRepository:
         self.path = path
         self.location = str(path)
         self.read_only_reason: str | None = None  # why writes are refused, when they are
+        self._vectors: dict[str, Any] = {}  # model -> vectors.VectorCache
 
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
@@ -843,6 +852,92 @@ class SqliteRepository:
             )
             ne = _insert_edges(conn, sorted(elist, key=lambda e: e.valid_to is None), ignore=True)
             return nv, ne
+
+        return self._in_transaction(run)
+
+    # --- vectors (the StoresVectors capability) -------------------------------------------
+    def vector_backlog(self, limit: int) -> list[PendingText]:
+        rows = self._read(_sql("vector_backlog"), {"limit": limit})
+        return [PendingText(id=r[0], ticket=r[1], title=r[2], body=r[3]) for r in rows]
+
+    def vector_pending(self) -> int:
+        return int(self._read(_sql("vector_pending"))[0][0])
+
+    def put_vectors(
+        self, model: str, rows: Sequence[tuple[PendingText, Sequence[bytes]]]
+    ) -> int:
+        def run(conn: sqlite3.Connection) -> int:
+            stored = 0
+            for pending, vectors in rows:
+                got = conn.execute(
+                    _sql("vector_dequeue"), {"id": pending.id, "ticket": pending.ticket}
+                ).fetchone()
+                if got is None:
+                    continue  # closed, or queued again with a newer text, since it was read
+                seq = got[0]
+                conn.execute(_sql("vector_replace"), {"seq": seq})
+                conn.executemany(
+                    _sql("vector_insert"),
+                    [{"seq": seq, "chunk": i, "model": model, "vec": v}
+                     for i, v in enumerate(vectors)],
+                )
+                stored += 1
+            return stored
+
+        return self._in_transaction(run)
+
+    def requeue_vectors(
+        self, ids: Sequence[str] | None = None, scope: ScopeFilter | None = None
+    ) -> int:
+        if ids is not None:
+            script, params = _sql("vector_requeue_ids"), {"ids": _json(ids)}
+        else:
+            shape, params = _scope_params(scope or ScopeFilter())
+            script = _sql("vector_requeue_scope", scope=shape)
+
+        def run(conn: sqlite3.Connection) -> int:
+            delete, queue = _split_sql(script)
+            conn.execute(delete, params)
+            return conn.execute(queue, params).rowcount
+
+        return self._in_transaction(run)
+
+    def vector_search(
+        self,
+        model: str,
+        vector: bytes,
+        kinds: Sequence[str],
+        scope: ScopeFilter,
+        limit: int,
+    ) -> list[SearchHit]:
+        from ryvem.adapters.sqlite.vectors import VectorCache
+
+        with self._lock:
+            cache = self._vectors.get(model)
+            if cache is None:
+                cache = self._vectors[model] = VectorCache(model)
+            generation = self._read(_sql("vector_generation"))[0][0]
+            cache.refresh(generation, self._read, _sql("vector_ids"), _sql("vector_rows_after"))
+            best = cache.search(vector, kinds, scope, limit)
+        if not best:
+            return []
+        rows = {r[0]: r for r in self._read(_sql("vector_hits"),
+                                            {"seqs": _json(seq for seq, _ in best)})}
+        hits = []
+        for seq, score in best:
+            r = rows.get(seq)
+            if r is not None:  # closed since the cache was read
+                hits.append(SearchHit.model_construct(
+                    id=r[1], kind=r[2], scope=r[3], title=r[4],
+                    snippet=" ".join(r[5].split())[:120], score=round(score, 6),
+                ))
+        return hits
+
+    def rebuild_text_index(self) -> int:
+        def run(conn: sqlite3.Connection) -> int:
+            for statement in _split_sql(_sql("rebuild_text_index")):
+                conn.execute(statement)
+            return int(conn.execute(_sql("count_current")).fetchone()[0])
 
         return self._in_transaction(run)
 

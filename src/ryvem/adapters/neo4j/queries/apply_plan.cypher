@@ -9,7 +9,8 @@
 // successor, every edge it closes is still current, and no current edge it does not close
 // holds the (src, dst, rel) of an edge it opens. If all holds it closes, marks, inserts versions (with
 // their link-target tails), merges the edges' endpoints, closes edges and opens edges, and
-// returns one row; if not, it writes nothing and returns no row (the caller re-plans).
+// returns one row (a closed version's chunk vectors go with its window; a new current one
+// is queued for embedding); if not, it writes nothing and returns no row (the caller re-plans).
 // Parameters: $idents (sorted JSON identities), $expect (list of {ident, id}),
 // $version_locks (sorted version ids), $edge_locks (sorted edge ids), $closes (list of {id,
 // at, recorded_at, superseded_by, retired_reason}), $revives (list of {id, successor}), $versions (list of
@@ -89,11 +90,16 @@ WHERE stale = 0 AND tail_moved = 0 AND closable = size($closes) AND revivable = 
 CALL () {
   UNWIND $closes AS row
   MATCH (n:Version {id: row.id})
-  REMOVE n:Current
+  REMOVE n:Current, n:EmbedPending
   SET n.valid_to = row.at,
       n.closure_recorded_at = row.recorded_at,
       n.superseded_by = row.superseded_by,
       n.retired_reason = row.retired_reason
+  WITH n
+  CALL (n) {
+    MATCH (n)-[:CHUNK]->(c:Chunk)
+    DETACH DELETE c
+  }
 }
 CALL () {
   UNWIND $revives AS row
@@ -105,7 +111,7 @@ CALL () {
   CREATE (n:Version {id: row.id})
   SET n += row.props
   FOREACH (_ IN CASE WHEN row.props.valid_to IS NULL THEN [1] ELSE [] END |
-    SET n:Current)
+    SET n:Current, n:EmbedPending, n.embed_ticket = 1)
   FOREACH (t IN row.tails |
     MERGE (x:Tail {tail: t})
     CREATE (n)-[:TARGETS]->(x))  // n is new and its tails distinct

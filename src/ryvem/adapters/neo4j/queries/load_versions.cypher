@@ -8,7 +8,7 @@ WHERE old IS NULL
 CREATE (n:Version {id: row.id})
 SET n += row.props
 FOREACH (_ IN CASE WHEN row.props.valid_to IS NULL THEN [1] ELSE [] END |
-  SET n:Current)
+  SET n:Current, n:EmbedPending, n.embed_ticket = 1)
 FOREACH (t IN row.tails |
   MERGE (x:Tail {tail: t})
   CREATE (n)-[:TARGETS]->(x))  // n is new and its tails distinct

@@ -1,0 +1,2 @@
+// count_current: how many current rows there are. No parameters.
+MATCH (n:Current) RETURN count(n) AS current

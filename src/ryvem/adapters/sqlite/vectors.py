@@ -1,0 +1,146 @@
+"""Exact vector search over the SQLite store's chunk vectors, with numpy.
+
+The vectors of current rows live in ``node_vectors`` as float32 blobs (migration 003). A
+search scores every chunk of the model with one matrix-vector product (100k x 384 is a few
+tens of milliseconds; ``docs/search.md`` has the measurements against HNSW indexes), keeps
+the best chunk of each row, and applies the kind and scope filters as masks over integer
+codes, so a filter costs no Python loop.
+
+The matrix is cached per store handle and refreshed cheaply: ``vector_state.generation``
+changes whenever a vector is added or removed (triggers), so a search first reads that one
+integer; when it moved, the cache reads the ids still stored (to drop removed rows) and
+only the rows added after its last id (``vec_id`` only grows). Nothing is rebuilt from
+scratch after a supersede. numpy is imported only here, and only when a search runs (it
+comes with the ``semantic`` extra, as do the vectors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ryvem.domain.scopes import ScopeFilter
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["VectorCache"]
+
+Read = Callable[[str, dict[str, Any]], list[Any]]
+
+
+@dataclass
+class _Codes:
+    """Strings (kinds, scopes) as small integers, so filters are numpy masks."""
+
+    codes: dict[str, int] = field(default_factory=dict)
+
+    def code(self, name: str) -> int:
+        return self.codes.setdefault(name, len(self.codes))
+
+    def matching(self, pred: Callable[[str], bool]) -> list[int]:
+        return [c for name, c in self.codes.items() if pred(name)]
+
+
+class VectorCache:
+    """One model's vectors of one store, as a matrix kept in step with the table."""
+
+    def __init__(self, model: str) -> None:
+        import numpy as np
+
+        self.model = model
+        self.generation: int | None = None
+        self.dim = 0
+        self.vec_ids: npt.NDArray[np.int64] = np.zeros(0, np.int64)
+        self.seqs: npt.NDArray[np.int64] = np.zeros(0, np.int64)
+        self.kinds: npt.NDArray[np.int32] = np.zeros(0, np.int32)
+        self.scopes: npt.NDArray[np.int32] = np.zeros(0, np.int32)
+        self.matrix: npt.NDArray[np.float32] = np.zeros((0, 0), np.float32)
+        self.kind_codes = _Codes()
+        self.scope_codes = _Codes()
+
+    def refresh(self, generation: int, read: Read, sql_ids: str, sql_after: str) -> None:
+        """Bring the matrix up to ``generation`` (a no-op when it is already there)."""
+        import numpy as np
+
+        if generation == self.generation:
+            return
+        if len(self.vec_ids):
+            alive = np.fromiter(
+                (r[0] for r in read(sql_ids, {"model": self.model})), dtype=np.int64
+            )
+            keep = np.isin(self.vec_ids, alive, assume_unique=True)
+            if not keep.all():
+                self.vec_ids, self.seqs = self.vec_ids[keep], self.seqs[keep]
+                self.kinds, self.scopes = self.kinds[keep], self.scopes[keep]
+                self.matrix = self.matrix[keep]
+        after = int(self.vec_ids.max()) if len(self.vec_ids) else 0
+        rows = read(sql_after, {"model": self.model, "after": after})
+        if rows:
+            dim = len(rows[0][4]) // 4
+            if self.dim and dim != self.dim:
+                raise ValueError(f"vectors of {self.model} have {dim} and {self.dim} dimensions")
+            self.dim = dim
+            add = np.frombuffer(b"".join(r[4] for r in rows), dtype="<f4").reshape(-1, dim)
+            base = self.matrix if self.matrix.size else np.zeros((0, dim), np.float32)
+            self.matrix = np.concatenate([base, add.astype(np.float32)])
+            self.vec_ids = np.concatenate([self.vec_ids, np.array([r[0] for r in rows], np.int64)])
+            self.seqs = np.concatenate([self.seqs, np.array([r[1] for r in rows], np.int64)])
+            self.kinds = np.concatenate(
+                [self.kinds, np.array([self.kind_codes.code(r[2]) for r in rows], np.int32)]
+            )
+            self.scopes = np.concatenate(
+                [self.scopes, np.array([self.scope_codes.code(r[3]) for r in rows], np.int32)]
+            )
+        self.generation = generation
+
+    def _mask(self, kinds: Sequence[str], scope: ScopeFilter) -> npt.NDArray[np.bool_] | None:
+        import numpy as np
+
+        mask: npt.NDArray[np.bool_] | None = None
+        if kinds:
+            wanted = set(kinds)
+            mask = np.isin(self.kinds, self.kind_codes.matching(lambda k: k in wanted))
+        if not scope.is_all:
+            in_scope = np.isin(self.scopes, self.scope_codes.matching(scope.matches))
+            mask = in_scope if mask is None else mask & in_scope
+        return mask
+
+    def search(
+        self, vector: bytes, kinds: Sequence[str], scope: ScopeFilter, limit: int
+    ) -> list[tuple[int, float]]:
+        """The ``limit`` best rows as ``(seq, cosine of its best chunk)``, best first."""
+        import numpy as np
+
+        if not len(self.seqs) or limit < 1:
+            return []
+        q = np.frombuffer(vector, dtype="<f4").astype(np.float32)
+        if len(q) != self.dim:
+            raise ValueError(f"a query of {len(q)} dimensions against {self.dim}")
+        scores = self.matrix @ q
+        mask = self._mask(kinds, scope)
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        n = len(scores)
+        want = min(n, max(4 * limit, 32))
+        while True:
+            top = np.argpartition(-scores, want - 1)[:want] if want < n else np.arange(n)
+            top = top[np.lexsort((top, -scores[top]))]
+            out: list[tuple[int, float]] = []
+            seen: set[int] = set()
+            for r in top:
+                s = float(scores[r])
+                if s == -np.inf:
+                    return out
+                seq = int(self.seqs[r])
+                if seq in seen:
+                    continue
+                seen.add(seq)
+                out.append((seq, s))
+                if len(out) == limit:
+                    return out
+            if want >= n:
+                return out
+            want = min(n, want * 4)

@@ -1,0 +1,280 @@
+"""Search modes: lexical, semantic and hybrid retrieval, fused by reciprocal rank.
+
+A retrieval **strategy** is a named configuration of components (``lexical``: the store's
+ranked full-text search, ``GraphRepository.search``; ``semantic``: the store's nearest
+chunk vectors, ``StoresVectors.vector_search``) and of how they are fused: each component's
+list is taken ``depth`` deep and the lists are merged by reciprocal rank fusion, a hit
+scoring ``sum(1 / (rrf_k + rank))`` over the lists it is in (k = 60, depth 20; chosen on the
+evaluation's tune split, ``docs/search.md``). :data:`STRATEGIES` holds the three modes; a new
+mode is one more entry. This module is backend-neutral: it only calls the ports.
+
+Every hit says why it came where it did: its rank in each component (None when that
+component did not return it) and the score it was ordered by (the fused score in hybrid
+mode; the component's own score — BM25 or cosine — in a one-component mode).
+
+Rules a face relies on (``resolve_mode``):
+
+* no mode given: hybrid when the local model is installed and the store keeps vectors,
+  else lexical with a one-line note saying why — never an error;
+* ``semantic``/``hybrid`` asked for without the model (or on a store without vectors): an
+  ``InvalidInput`` (exit 2) naming the reason;
+* ``as_of``: vectors are kept for current rows only, so a past-time search is lexical (over
+  the store's version index); the default and ``hybrid`` say so in a note, ``semantic`` is
+  an ``InvalidInput``;
+* an empty text lists the most recent rows (lexical), whatever the mode.
+
+Embedding is never done inside a write: writes queue their rows (``StoresVectors``) and
+:func:`embed_pending` embeds the backlog in bounded batches outside any transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from ryvem.domain.model import SearchHit
+from ryvem.domain.scopes import ScopeFilter
+from ryvem.errors import InvalidInput, StoreReadOnly
+from ryvem.ports import GraphRepository, PendingText, StoresVectors
+
+if TYPE_CHECKING:
+    from ryvem.embedding import Embedder
+
+__all__ = [
+    "BATCH",
+    "FUSE_DEPTH",
+    "MIN_SIMILARITY",
+    "MODES",
+    "RRF_K",
+    "STRATEGIES",
+    "RankedHit",
+    "SearchResult",
+    "Strategy",
+    "embed_pending",
+    "embed_text",
+    "fuse",
+    "resolve_mode",
+    "run_strategy",
+]
+
+Mode = Literal["lexical", "semantic", "hybrid"]
+MODES: tuple[str, ...] = ("lexical", "semantic", "hybrid")
+COMPONENTS = ("lexical", "semantic")
+RRF_K = 60
+FUSE_DEPTH = 20  # chosen on the tune split: recall@5 0.86 (10), 0.92 (20), 0.90 (30), 0.92 (50)
+# A semantic hit below this cosine is dropped: nearest neighbours always exist, and an
+# unrelated row (MiniLM: cosine under ~0.1) must not fill a list that no word matched.
+MIN_SIMILARITY = 0.2  # chosen on the tune split (0.25 lost a paraphrase, 0.0 kept noise)
+BATCH = 16  # versions embedded per batch (one transaction stores a batch's vectors)
+Progress = Callable[[int, int], None]  # (done, total)
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """A retrieval configuration: which components, fused how."""
+
+    name: str
+    components: tuple[str, ...]
+    rrf_k: int = RRF_K
+    depth: int = FUSE_DEPTH
+    min_similarity: float = MIN_SIMILARITY
+
+    @property
+    def semantic(self) -> bool:
+        return "semantic" in self.components
+
+
+STRATEGIES: dict[str, Strategy] = {
+    "lexical": Strategy("lexical", ("lexical",)),
+    "semantic": Strategy("semantic", ("semantic",)),
+    "hybrid": Strategy("hybrid", ("lexical", "semantic")),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RankedHit:
+    """A hit with its rank in each component (1-based; None: not in that list)."""
+
+    hit: SearchHit
+    score: float
+    ranks: dict[str, int | None]
+
+    @property
+    def id(self) -> str:
+        return self.hit.id
+
+    def record(self) -> dict[str, Any]:
+        """``SearchHit.record()`` with ``score`` the ordering score and ``ranks``."""
+        rec = self.hit.record()
+        rec["score"] = self.score
+        rec["ranks"] = dict(self.ranks)
+        return rec
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a search found, in which mode, and any note a face should show (one line each)."""
+
+    hits: list[RankedHit]
+    mode: str
+    notes: tuple[str, ...] = ()
+    pending: int = 0  # rows not embedded yet (their semantic rank is missing)
+
+
+def fuse(lists: dict[str, Sequence[SearchHit]], *, rrf_k: int, limit: int) -> list[RankedHit]:
+    """Reciprocal rank fusion of best-first lists keyed by component; ties keep the order of
+    first appearance (components in order, then rank)."""
+    score: dict[str, float] = {}
+    ranks: dict[str, dict[str, int | None]] = {}
+    hits: dict[str, SearchHit] = {}
+    for name, ranked in lists.items():
+        for rank, hit in enumerate(ranked, 1):
+            if hit.id not in hits:
+                hits[hit.id] = hit
+                ranks[hit.id] = dict.fromkeys(COMPONENTS)
+                score[hit.id] = 0.0
+            if ranks[hit.id][name] is None:
+                ranks[hit.id][name] = rank
+                score[hit.id] += 1.0 / (rrf_k + rank)
+    order = sorted(hits, key=lambda i: -score[i])  # sorted() is stable
+    return [RankedHit(hits[i], round(score[i], 6), ranks[i]) for i in order[:limit]]
+
+
+def single(name: str, ranked: Sequence[SearchHit], limit: int) -> list[RankedHit]:
+    """One component's list as ranked hits, ordered (and scored) by that component."""
+    out = []
+    for rank, hit in enumerate(ranked[:limit], 1):
+        r: dict[str, int | None] = dict.fromkeys(COMPONENTS)
+        r[name] = rank
+        out.append(RankedHit(hit, hit.score, r))
+    return out
+
+
+def resolve_mode(
+    mode: str | None,
+    *,
+    text: str | None,
+    as_of: int | None,
+    semantic_off: str | None,
+    known_at: int | None = None,
+) -> tuple[Strategy, tuple[str, ...]]:
+    """The strategy to run and the notes to show, by the rules in the module doc.
+
+    ``semantic_off`` is None when semantic search can run, else the one-line reason.
+    """
+    if mode is not None and mode not in STRATEGIES:
+        raise InvalidInput(f"unknown search mode {mode!r}: use {', '.join(MODES)}")
+    if not (text or "").strip():
+        return STRATEGIES["lexical"], ()
+    if mode == "lexical":
+        return STRATEGIES["lexical"], ()
+    if as_of is not None or known_at is not None:
+        if mode == "semantic":
+            raise InvalidInput(
+                "semantic search covers current rows only: drop --as-of/--known-at, or use "
+                "mode lexical or hybrid"
+            )
+        return STRATEGIES["lexical"], (
+            "as-of search is lexical: vectors are kept for current rows only",
+        )
+    if semantic_off is not None:
+        if mode is not None:
+            raise InvalidInput(f"mode {mode} is unavailable: {semantic_off}")
+        return STRATEGIES["lexical"], (f"{semantic_off}; searching lexically",)
+    return STRATEGIES[mode or "hybrid"], ()
+
+
+def embed_text(pending: PendingText) -> str:
+    """What is embedded for a version: its title, then its body."""
+    return f"{pending.title}\n{pending.body}" if pending.body else pending.title
+
+
+def embed_pending(
+    store: StoresVectors,
+    embedder: Embedder,
+    *,
+    limit: int | None = None,
+    batch: int = BATCH,
+    progress: Progress | None = None,
+) -> int:
+    """Embed queued versions in batches of ``batch`` (at most ``limit``; None: until the
+    queue is empty), each batch stored in one short transaction after it is computed.
+
+    Returns how many versions got vectors. A read-only store embeds nothing.
+    """
+    from ryvem.embedding.index import to_blob
+
+    done = 0
+    total = store.vector_pending() if limit is None else min(limit, store.vector_pending())
+    if progress is not None:
+        progress(0, total)
+    while limit is None or done < limit:
+        want = batch if limit is None else min(batch, limit - done)
+        # A row whose vectors were refused (closed or queued again meanwhile) is off the
+        # queue under that ticket, so this loop never meets it twice.
+        rows = store.vector_backlog(want)
+        if not rows:
+            break
+        chunks = [embedder.chunk(embed_text(p)) or [p.title] for p in rows]
+        flat = [c for cs in chunks for c in cs]
+        vectors = embedder.embed(flat)
+        out: list[tuple[PendingText, Sequence[bytes]]] = []
+        i = 0
+        for p, cs in zip(rows, chunks, strict=True):
+            out.append((p, [to_blob(v) for v in vectors[i : i + len(cs)]]))
+            i += len(cs)
+        try:
+            store.put_vectors(embedder.name, out)
+        except StoreReadOnly:
+            return done
+        done += len(rows)
+        if progress is not None:
+            progress(min(done, max(total, done)), max(total, done))
+    return done
+
+
+@dataclass
+class SearchRequest:
+    """A validated search: what ``Service.search_filters`` returns, plus the text."""
+
+    text: str | None
+    kinds: list[str]
+    scope: ScopeFilter
+    limit: int
+    as_of: int | None
+    known_at: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def run_strategy(
+    strategy: Strategy,
+    repo: GraphRepository,
+    request: SearchRequest,
+    embedder: Embedder | None,
+) -> list[RankedHit]:
+    """Run each component ``depth`` deep (at least ``limit``) and fuse them."""
+    from ryvem.domain.search import parse_search
+    from ryvem.embedding.index import to_blob
+
+    depth = max(strategy.depth, request.limit) if len(strategy.components) > 1 else request.limit
+    lists: dict[str, Sequence[SearchHit]] = {}
+    for name in strategy.components:
+        if name == "lexical":
+            lists[name] = repo.search(
+                parse_search(request.text), request.kinds, request.scope, depth, request.as_of,
+                request.known_at,
+            )
+        elif name == "semantic":
+            if embedder is None or not isinstance(repo, StoresVectors):
+                raise InvalidInput("semantic search is unavailable here")
+            vector = to_blob(embedder.embed([request.text or ""])[0])
+            found = repo.vector_search(
+                embedder.name, vector, request.kinds, request.scope, depth
+            )
+            lists[name] = [h for h in found if h.score >= strategy.min_similarity]
+    if len(lists) == 1:
+        (name, ranked), = lists.items()
+        return single(name, ranked, request.limit)
+    return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit)
+

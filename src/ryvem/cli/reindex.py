@@ -1,0 +1,79 @@
+"""``ryvem graph reindex``: rebuild the lexical index and the vectors of an existing store.
+
+The full-text index is rebuilt from the rows (one statement; the store's whole index), then
+the vectors of every current row (of ``--scope``, when given) are dropped, queued again and
+embedded in bounded batches, with a progress bar on a terminal. ``--pending`` only embeds
+what is already queued (rows written while nothing was embedding them).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, graph, state
+from ryvem.cli.text import say
+
+__all__ = ["reindex"]
+
+
+@graph.command("reindex")
+def reindex(
+    ctx: typer.Context,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            help="Re-embed only this scope (global, repo:<uuid>, board:<slug>) or shape "
+            "(repo:*). Default: every scope. The text index is always rebuilt whole.",
+            show_default=False,
+        ),
+    ] = None,
+    pending: Annotated[
+        bool,
+        typer.Option("--pending", help="Only embed the rows waiting for vectors."),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild the search indexes: full text, then vectors (with the local model)."""
+    st = state(ctx)
+    with errors_to_exit():
+        session = st.session()
+        if sys.stderr.isatty() and not as_json:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TaskID,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            with Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+            ) as bar:
+                tasks: dict[str, TaskID] = {}
+
+                def report(phase: str, done: int, total: int) -> None:
+                    if phase not in tasks:
+                        label = "text index" if phase == "text" else "embedding"
+                        tasks[phase] = bar.add_task(label, total=total)
+                    bar.update(tasks[phase], completed=done, total=total)
+
+                done = session.reindex(scope, pending_only=pending, progress=report)
+        else:
+            done = session.reindex(scope, pending_only=pending)
+        if as_json:
+            echo_json(done.record())
+            return
+        if done.text_rows is not None:
+            say(f"text index: {done.text_rows} current rows")
+        if done.model is not None:
+            say(f"vectors: {done.embedded} rows embedded with {done.model}, "
+                f"{done.pending} pending")
+        if done.note:
+            say(f"note: {done.note}", err=True)

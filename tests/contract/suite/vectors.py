@@ -1,0 +1,231 @@
+"""Vectors (the ``StoresVectors`` capability): queued with the write, versioned like the text,
+searched over current rows in scope; and the search modes over them (real model)."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from ryvem.application.service import NewNode, Service
+from ryvem.application.session import Session
+from ryvem.domain.scopes import ScopeFilter, parse_scope_filter
+from ryvem.errors import InvalidInput
+from ryvem.ports import GraphRepository, StoresVectors
+
+from .base import ContractBase
+
+DIM = 384
+MODEL = "contract-model"
+BOARD = "board:vectors"
+
+
+def axis(*weights: tuple[int, float]) -> bytes:
+    """A unit vector along the given axes (little-endian float32), so cosines are exact."""
+    v = [0.0] * DIM
+    for i, w in weights:
+        v[i] = w
+    norm = sum(x * x for x in v) ** 0.5
+    return struct.pack(f"<{DIM}f", *(x / norm for x in v))
+
+
+def store(repo: GraphRepository) -> StoresVectors:
+    assert isinstance(repo, StoresVectors), f"{repo.backend} keeps no vectors"
+    return repo
+
+
+def embed_all(repo: GraphRepository, vectors: dict[str, list[bytes]]) -> int:
+    """Store the given chunk vectors (by title) for every queued row."""
+    s = store(repo)
+    rows = [(p, vectors[p.title]) for p in s.vector_backlog(10_000) if p.title in vectors]
+    return s.put_vectors(MODEL, rows)
+
+
+def found(repo: GraphRepository, vector: bytes, *, kinds: tuple[str, ...] = (),
+          scope: ScopeFilter | None = None, limit: int = 10) -> list[str]:
+    hits = store(repo).vector_search(MODEL, vector, list(kinds), scope or ScopeFilter(), limit)
+    return [h.title for h in hits]
+
+
+class VectorsContract(ContractBase):
+    def test_a_new_current_row_waits_in_the_queue_until_its_vectors_are_stored(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """The write queues the row; storing its vectors takes it off the queue."""
+        service.write("decision", "Alpha", key="alpha", body="first")
+        s = store(repo)
+        assert s.vector_pending() == 1
+        [pending] = s.vector_backlog(10)
+        assert (pending.title, pending.body) == ("Alpha", "first")
+        assert found(repo, axis((0, 1.0))) == []
+        assert embed_all(repo, {"Alpha": [axis((0, 1.0))]}) == 1
+        assert s.vector_pending() == 0 and s.vector_backlog(10) == []
+        assert found(repo, axis((0, 1.0))) == ["Alpha"]
+
+    def test_a_row_scores_by_its_best_chunk_and_appears_once(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """Two chunks of one row: the row comes once, with the better chunk's cosine."""
+        service.write("page", "Long", key="long")
+        service.write("page", "Short", key="short")
+        embed_all(repo, {"Long": [axis((1, 1.0)), axis((0, 1.0))],
+                         "Short": [axis((0, 1.0), (1, 1.0))]})
+        hits = store(repo).vector_search(MODEL, axis((0, 1.0)), [], ScopeFilter(), 10)
+        assert [h.title for h in hits] == ["Long", "Short"]
+        assert hits[0].score == pytest.approx(1.0, abs=1e-4)
+        assert hits[1].score == pytest.approx(2 ** -0.5, abs=1e-4)
+
+    def test_a_superseded_row_leaves_the_vector_index_in_the_same_write(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """Once superseded, the old version is never a vector hit; its successor is queued."""
+        old = service.write("decision", "Cookies", key="sessions")
+        embed_all(repo, {"Cookies": [axis((0, 1.0))]})
+        new = service.write("decision", "Redis", key="sessions")
+        hits = store(repo).vector_search(MODEL, axis((0, 1.0)), [], ScopeFilter(), 10)
+        assert old.id not in {h.id for h in hits} and hits == []
+        assert [p.id for p in store(repo).vector_backlog(10)] == [new.id]
+        embed_all(repo, {"Redis": [axis((0, 1.0))]})
+        assert [h.id for h in store(repo).vector_search(
+            MODEL, axis((0, 1.0)), [], ScopeFilter(), 10)] == [new.id]
+
+    def test_a_retired_row_leaves_the_vector_index_and_the_queue(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """Retiring drops the row's vectors; a queued row that is retired is dequeued."""
+        service.write("task", "Done", key="done")
+        service.write("task", "Queued", key="queued")
+        embed_all(repo, {"Done": [axis((0, 1.0))]})
+        service.retire("task/done", reason="finished")
+        service.retire("task/queued", reason="dropped")
+        assert found(repo, axis((0, 1.0))) == []
+        assert store(repo).vector_pending() == 0
+
+    def test_vector_search_keeps_to_the_kinds_and_the_scope(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """Kinds, an exact scope, a shape and every scope filter the nearest rows."""
+        service.write("decision", "Global decision", key="g")
+        service.write("task", "Global task", key="t")
+        service.write("decision", "Board decision", key="b", scope=BOARD)
+        same = [axis((0, 1.0))]
+        embed_all(repo, {"Global decision": same, "Global task": same, "Board decision": same})
+        q = axis((0, 1.0))
+        assert set(found(repo, q)) == {"Global decision", "Global task", "Board decision"}
+        assert set(found(repo, q, kinds=("decision",))) == {"Global decision", "Board decision"}
+        assert found(repo, q, scope=parse_scope_filter(BOARD)) == ["Board decision"]
+        assert found(repo, q, scope=parse_scope_filter("board:*")) == ["Board decision"]
+        assert set(found(repo, q, scope=ScopeFilter(exact="global"))) == {
+            "Global decision", "Global task"}
+        assert found(repo, q, scope=parse_scope_filter(BOARD), kinds=("task",)) == []
+
+    def test_a_small_scope_is_found_among_many_nearer_rows(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """Filters do not starve a search: the one row in scope comes back however many
+        nearer rows sit outside it."""
+        service.write_many([NewNode("note", f"near {i}", "global") for i in range(150)])
+        service.write("note", "far", key="far", scope=BOARD)
+        embed_all(repo, {**{f"near {i}": [axis((0, 1.0))] for i in range(150)},
+                         "far": [axis((0, 0.2), (5, 1.0))]})
+        assert found(repo, axis((0, 1.0)), scope=parse_scope_filter(BOARD)) == ["far"]
+
+    def test_vectors_computed_from_an_older_text_are_refused(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """A row queued again after its text was read (a new ticket) keeps waiting."""
+        v = service.write("page", "Draft", key="draft")
+        s = store(repo)
+        [read] = s.vector_backlog(10)
+        assert s.requeue_vectors([v.id]) == 1
+        assert s.put_vectors(MODEL, [(read, [axis((0, 1.0))])]) == 0
+        assert s.vector_pending() == 1 and found(repo, axis((0, 1.0))) == []
+        [again] = s.vector_backlog(10)
+        assert again.ticket != read.ticket
+        assert s.put_vectors(MODEL, [(again, [axis((0, 1.0))])]) == 1
+
+    def test_requeue_drops_vectors_of_given_ids_or_a_scope(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """requeue_vectors(ids) and requeue_vectors(scope=...) drop and queue exactly those."""
+        a = service.write("page", "A", key="a")
+        service.write("page", "B", key="b", scope=BOARD)
+        embed_all(repo, {"A": [axis((0, 1.0))], "B": [axis((0, 1.0))]})
+        s = store(repo)
+        assert s.requeue_vectors([a.id]) == 1
+        assert found(repo, axis((0, 1.0))) == ["B"] and s.vector_pending() == 1
+        assert s.requeue_vectors(scope=parse_scope_filter(BOARD)) == 1
+        assert found(repo, axis((0, 1.0))) == [] and s.vector_pending() == 2
+        embed_all(repo, {"A": [axis((0, 1.0))], "B": [axis((0, 1.0))]})
+        assert s.requeue_vectors() == 2 and s.vector_pending() == 2
+
+    def test_a_redacted_text_drops_its_vectors_and_queues_the_row_again(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """A redaction rewrites the text in place: the old text's vectors go in the same
+        transaction and the row waits for vectors of its new text."""
+        service.write("note", "Secret", key="s", body="the key is sk-live-4242424242")
+        service.write("note", "Other", key="o", body="nothing to hide")
+        embed_all(repo, {"Secret": [axis((0, 1.0))], "Other": [axis((1, 1.0))]})
+        service.redact("sk-live-4242424242", all_scopes=True)
+        assert found(repo, axis((0, 1.0))) == ["Other"]
+        [pending] = store(repo).vector_backlog(10)
+        assert pending.title == "Secret" and "sk-live" not in pending.body
+
+    def test_vectors_of_another_model_are_never_compared(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """A search with one model's name ignores another model's vectors."""
+        service.write("page", "Other", key="other")
+        s = store(repo)
+        s.put_vectors("another-model", [(p, [axis((0, 1.0))]) for p in s.vector_backlog(10)])
+        assert found(repo, axis((0, 1.0))) == []
+
+
+class SearchModesContract(ContractBase):
+    """The search modes through the application, with the real local model."""
+
+    @pytest.fixture
+    def session(self, repo: GraphRepository) -> Session:
+        from ryvem.embedding import probe
+
+        reason = probe()
+        if reason is not None:
+            from conftest import unavailable
+
+            unavailable(reason)
+        return Session(lambda: repo)
+
+    def test_hybrid_finds_a_paraphrase_no_word_matches_and_says_each_rank(
+        self, session: Session
+    ) -> None:
+        """A question sharing no word with the answer is found by meaning, ranks shown."""
+        session.write("decision", "Keep sessions in signed cookies", key="sessions",
+                      scope="global", body="User login state lives in a signed cookie.")
+        session.write("decision", "Checkout is idempotent", key="checkout", scope="global",
+                      body="Each checkout carries a key, so retries are safe.")
+        result = session.search("where do we keep who is logged in", scope="global")
+        assert result.mode == "hybrid" and result.pending == 0
+        top = result.hits[0]
+        assert top.hit.title == "Keep sessions in signed cookies"
+        assert top.ranks["semantic"] == 1
+        assert set(top.record()["ranks"]) == {"lexical", "semantic"}
+        lexical = session.search("checkout retries", mode="lexical", scope="global")
+        assert [h.ranks["semantic"] for h in lexical.hits] == [None] * len(lexical.hits)
+
+    def test_a_past_time_search_is_lexical_and_says_so(self, session: Session) -> None:
+        """as_of: hybrid falls back to lexical with a note; semantic is invalid input."""
+        session.write("decision", "Use Redis for sessions", key="store", scope="global")
+        result = session.search("redis", scope="global", as_of="2999-01-01")
+        assert result.mode == "lexical"
+        assert any("as-of search is lexical" in n for n in result.notes)
+        with pytest.raises(InvalidInput, match="current rows only"):
+            session.search("redis", mode="semantic", scope="global", as_of="2999-01-01")
+
+    def test_a_superseded_text_is_not_found_by_meaning(self, session: Session) -> None:
+        """After a supersede, semantic search finds the new text only."""
+        session.write("decision", "Sessions live in cookies", key="s", scope="global")
+        session.search("cookies", mode="semantic", scope="global")  # embeds the backlog
+        new = session.write("decision", "Sessions live in Redis", key="s", scope="global")
+        hits = session.search("where are sessions stored", mode="semantic", scope="global").hits
+        assert [h.id for h in hits] == [new.result.version.id]

@@ -1,0 +1,163 @@
+"""Search modes through the real faces: the CLI console script and the MCP server over stdio,
+with the real local model; and without it (RYVEM_EMBEDDING=off), lexical with a note."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+
+from clirun import Cli, assert_fails
+from conftest import unavailable
+
+PAGES = [
+    ("Keep sessions in signed cookies", "sessions",
+     "User login state lives in a signed cookie, never in the database."),
+    ("Checkout is idempotent", "checkout",
+     "Each checkout request carries a key, so a client may retry it safely."),
+    ("Use SQLite", "store", "One embedded file; no server to run."),
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _model() -> None:
+    from ryvem.embedding import probe
+
+    reason = probe()
+    if reason is not None:
+        unavailable(reason)
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    c = Cli(tmp_path, tmp_path / "data")
+    for title, key, body in PAGES:
+        c.ok("put", "decision", "--title", title, "--key", key, "--body", body,
+             "--scope", "global")
+    return c
+
+
+def test_default_search_is_hybrid_and_json_hits_say_each_rank(cli: Cli) -> None:
+    """A question sharing no word with its answer comes first, found by meaning; every hit
+    carries its lexical and semantic rank (null when absent) and the fused score."""
+    r = cli.ok("search", "where do we keep who is logged in", "--scope", "global", "--json")
+    hits = r.json()
+    assert hits[0]["title"] == "Keep sessions in signed cookies"
+    assert hits[0]["ranks"]["semantic"] == 1
+    assert all(set(h["ranks"]) == {"lexical", "semantic"} for h in hits)
+    assert all(h["ranks"]["lexical"] is None or h["ranks"]["lexical"] >= 1 for h in hits)
+    assert hits == sorted(hits, key=lambda h: -h["score"])
+    assert r.err == ""
+
+
+def test_lexical_mode_ranks_by_words_only(cli: Cli) -> None:
+    """--mode lexical never has a semantic rank, and words no row holds find nothing."""
+    hits = cli.json("search", "checkout", "--mode", "lexical", "--scope", "global")
+    assert [h["title"] for h in hits] == ["Checkout is idempotent"]
+    assert hits[0]["ranks"] == {"lexical": 1, "semantic": None}
+    out = cli.ok("search", "zyxwvut qwertyuiop", "--mode", "lexical", "--scope", "global")
+    assert "no matches" in out.err
+
+
+def test_semantic_mode_ignores_unrelated_rows(cli: Cli) -> None:
+    """--mode semantic returns nearest rows above the similarity floor only."""
+    hits = cli.json("search", "can a payment request be sent twice safely", "--mode",
+                    "semantic", "--scope", "global")
+    assert hits[0]["title"] == "Checkout is idempotent"
+    assert hits[0]["ranks"]["lexical"] is None
+    assert "Use SQLite" not in [h["title"] for h in hits]
+
+
+def test_an_unknown_mode_and_semantic_as_of_are_usage_errors(cli: Cli) -> None:
+    """A bad --mode, or --mode semantic with --as-of, is one line and exit 2."""
+    assert_fails(cli("search", "x", "--mode", "fuzzy"), 2, "unknown search mode")
+    assert_fails(cli("search", "x", "--mode", "semantic", "--as-of", "2999-01-01"), 2,
+                 "current rows only")
+
+
+def test_as_of_search_is_lexical_with_a_note(cli: Cli) -> None:
+    """--as-of searches the past lexically and says so on stderr."""
+    r = cli.ok("search", "checkout", "--as-of", "2999-01-01", "--scope", "global", "--json")
+    assert [h["title"] for h in r.json()] == ["Checkout is idempotent"]
+    assert "as-of search is lexical" in r.err
+
+
+def test_reindex_rebuilds_text_and_vectors(cli: Cli) -> None:
+    """reindex rebuilds the full-text index and re-embeds every current row."""
+    done = cli.json("reindex")
+    assert done["text_rows"] == 3 and done["queued"] == 3 and done["embedded"] == 3
+    assert done["pending"] == 0 and done["model"]
+    again = cli.json("reindex", "--pending")
+    assert (again["queued"], again["embedded"], again["pending"]) == (0, 0, 0)
+    assert cli.json("search", "who is logged in", "--scope", "global")[0]["title"] == (
+        "Keep sessions in signed cookies")
+
+
+def test_without_the_model_search_is_lexical_with_a_note_and_semantic_is_an_error(
+    cli: Cli,
+) -> None:
+    """With the model off (RYVEM_EMBEDDING=off), the default search is lexical with a one-line
+    note, never an error; asking for semantic or hybrid is a clear exit-2 error."""
+    cli.env["RYVEM_EMBEDDING"] = "off"
+    r = cli.ok("search", "checkout", "--scope", "global", "--json")
+    assert [h["title"] for h in r.json()] == ["Checkout is idempotent"]
+    [note] = r.err.splitlines()
+    assert note.startswith("note: semantic search is off") and "lexically" in note
+    assert_fails(cli("search", "checkout", "--mode", "semantic"), 2, "unavailable")
+    assert_fails(cli("search", "checkout", "--mode", "hybrid"), 2, "unavailable")
+    done = cli.json("reindex")
+    assert done["embedded"] == 0 and done["pending"] == 3
+
+
+def test_import_embeds_the_new_pages(tmp_path: Path) -> None:
+    """import writes the pages, then embeds them; --no-embed leaves them queued."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Sessions.md").write_text("# Sessions\nLogin state lives in a signed cookie.\n")
+    (vault / "Retries.md").write_text("# Retries\nA checkout may be sent twice safely.\n")
+    cli = Cli(tmp_path, tmp_path / "data")
+    summary = cli.json("import", str(vault), "--scope", "global")
+    assert (summary["embedded"], summary["vectors_pending"]) == (2, 0)
+    (vault / "Third.md").write_text("# Third\nSomething else.\n")
+    later = cli.json("import", str(vault), "--scope", "global", "--no-embed")
+    assert (later["embedded"], later["vectors_pending"]) == (0, 1)
+
+
+# --- MCP ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def portal() -> BlockingPortal:
+    with start_blocking_portal() as p:
+        yield p
+
+
+def test_mcp_search_takes_a_mode_and_returns_ranks(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """memory_search defaults to hybrid, carries each hit's ranks and the mode; its
+    background embedder embeds writes without the write waiting for it."""
+    from test_mcp_server import serve
+
+    with serve(portal, tmp_path, tmp_path / "data") as server:
+        for title, key, body in PAGES:
+            server.ok("memory_write", kind="decision", title=title, key=key, body=body)
+        deadline = time.monotonic() + 120
+        while True:
+            found = server.ok("memory_search", text="where do we keep who is logged in")
+            if not found["notes"] or time.monotonic() > deadline:
+                break
+            assert "background" in found["notes"][0]
+            time.sleep(0.5)
+        assert found["mode"] == "hybrid" and found["notes"] == []
+        top = found["items"][0]
+        assert top["title"] == "Keep sessions in signed cookies"
+        assert top["ranks"]["semantic"] == 1
+        lexical = server.ok("memory_search", text="checkout", mode="lexical")
+        assert lexical["mode"] == "lexical"
+        assert [i["ranks"] for i in lexical["items"]] == [{"lexical": 1, "semantic": None}]
+        message = server.error("memory_search", text="checkout", mode="semantic",
+                               as_of="2999-01-01")
+        assert "current rows only" in message
+        assert json.loads(json.dumps(found)) == found
