@@ -10,7 +10,8 @@ import random
 import pytest
 
 from ryvem.adapters.neo4j import queries as cypher
-from ryvem.adapters.neo4j.repository import _WORD, _fold, _ft, _statement
+from ryvem.adapters.neo4j.repository import _WORD, _ft, _statement
+from ryvem.domain.search import fold
 
 
 def test_a_packed_query_reads_every_value_from_one_map_and_leaves_literals_alone() -> None:
@@ -50,4 +51,4 @@ def test_full_text_folding_is_the_same_word_by_word_whatever_the_script() -> Non
     texts = ["Hello World_foo bar-baz 12ab", "Ünïcödé café ½ ﬁne Straße İstanbul", "", "a_b"]
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(30))) for _ in range(3000)]
     for text in texts:
-        assert _ft(text) == " ".join(_fold(w) for w in _WORD.findall(text)), repr(text)
+        assert _ft(text) == " ".join(fold(w) for w in _WORD.findall(text)), repr(text)
