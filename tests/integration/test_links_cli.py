@@ -43,6 +43,7 @@ def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> No
         "links: 15 resolved, 1 unresolved",
         "unresolved:",
         "  Home -> not yet written",
+        "vectors: 15 rows embedded, 0 pending",  # the local model embeds the new rows
     ]
     assert sorted(first.err.splitlines()) == [
         "warning: broken-front-matter.md: invalid front matter at line 3 (did not find "

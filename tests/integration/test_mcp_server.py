@@ -540,9 +540,10 @@ def test_valid_time_and_known_at_through_the_tools(server: Server) -> None:
     assert [v["title"] for v in items] == ["Clock one"]
     assert [v["title"] for v in server.ok(
         "memory_history", ref="decision/clk", as_of="2026-08-03")["items"]] == ["Clock one"]
-    hits = server.ok("memory_search", text="clock one", known_at=k1)["items"]
+    # A phrase, searched by words only: words are OR-ed, and meaning would find "Clock two".
+    hits = server.ok("memory_search", text='"clock one"', known_at=k1)["items"]
     assert [h["title"] for h in hits] == ["Clock one"]
-    assert server.ok("memory_search", text="clock one")["items"] == []
+    assert server.ok("memory_search", text='"clock one"', mode="lexical")["items"] == []
     steps = server.ok("memory_navigate", op="links", ref="decision/clk", as_of="2026-08-06",
                       known_at=k1)
     assert [s["to"] for s in steps] == ["clk-target"]
