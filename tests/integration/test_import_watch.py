@@ -238,7 +238,9 @@ def test_after_a_git_history_import_the_watch_adds_edits_as_now(tmp_path: Path) 
     from gitrepo import GIT, Repo
 
     if GIT is None:
-        pytest.skip("no git binary")
+        from conftest import unavailable
+
+        unavailable("no git binary")
     r = Repo(tmp_path / "vault")
     r.write("plan.md", "# Plan\n\nCommitted once, with enough text to be itself.\n")
     r.commit("plan", "2024-01-10T09:00:00Z")
