@@ -76,6 +76,15 @@ ScopeOpt = Annotated[
         "scope (from ryvem.json), else global.",
     ),
 ]
+ScopeShapeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scope",
+        help="Only this scope (global, repo:<uuid>, board:<slug>) or shape (repo:*, "
+        "board:*). Default: this repository's scope, else global.",
+        show_default=False,
+    ),
+]
 
 
 class IndexBar:

@@ -20,7 +20,16 @@ from rich.table import Table
 from rich.text import Text
 
 from ryvem.application.forget import Actor, ForgetReport
-from ryvem.cli.common import JsonOpt, ScopeOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.cli.common import (
+    JsonOpt,
+    ScopeOpt,
+    ScopeShapeOpt,
+    echo_json,
+    errors_to_exit,
+    fail,
+    graph,
+    state,
+)
 from ryvem.cli.text import safe, say
 from ryvem.domain.scopes import GLOBAL
 from ryvem.domain.timeutil import format_us
@@ -110,15 +119,7 @@ def redact(
         ),
     ],
     reason: ReasonOpt = None,
-    scope: Annotated[
-        str | None,
-        typer.Option(
-            "--scope",
-            help="Only this scope (global, repo:<uuid>, board:<slug>) or shape (repo:*, "
-            "board:*). Default: this repository's scope, else global.",
-            show_default=False,
-        ),
-    ] = None,
+    scope: ScopeShapeOpt = None,
     all_scopes: Annotated[bool, typer.Option("--all-scopes", help="Every scope.")] = False,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Count what would change; change nothing.")

@@ -25,6 +25,7 @@ from ryvem.cli.common import (
     JsonOpt,
     KnownAtOpt,
     ScopeOpt,
+    ScopeShapeOpt,
     echo_json,
     errors_to_exit,
     fail,
@@ -347,15 +348,7 @@ def search(
         list[str] | None,
         typer.Option("--kind", help="Only nodes of this kind (repeatable).", show_default=False),
     ] = None,
-    scope: Annotated[
-        str | None,
-        typer.Option(
-            "--scope",
-            help="Only this scope (global, repo:<uuid>, board:<slug>) or shape (repo:*, "
-            "board:*). Default: this repository's scope, else global.",
-            show_default=False,
-        ),
-    ] = None,
+    scope: ScopeShapeOpt = None,
     all_scopes: Annotated[
         bool, typer.Option("--all-scopes", help="Search every scope.")
     ] = False,
