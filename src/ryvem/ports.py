@@ -309,12 +309,14 @@ class Forgets(Protocol):
     """An optional capability of a store: redact and purge (``application.forget``).
 
     ``forget`` runs ``fn`` in one transaction that may rewrite content, and nothing else
-    may; ``scrub`` then removes what the store's files still hold of the old content
-    (SQLite: free pages, the WAL, the full-text index's old segments); ``audit`` lists
-    what was forgotten, newest first.
+    may; with ``dry_run`` it runs ``fn`` in a transaction that only reads and is never
+    committed (so it works on a store opened read-only, and ``fn`` must call no rewrite);
+    ``scrub`` then removes what the store's files still hold of the old content (SQLite:
+    free pages, the WAL, the full-text index's old segments); ``audit`` lists what was
+    forgotten, newest first.
     """
 
-    def forget(self, fn: Callable[[ForgetTx], T]) -> T: ...
+    def forget(self, fn: Callable[[ForgetTx], T], *, dry_run: bool = False) -> T: ...
 
     def scrub(self, progress: Progress | None = None) -> None: ...
 

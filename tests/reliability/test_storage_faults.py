@@ -55,6 +55,18 @@ def reads_work_and_writes_fail(tmp_path: Path, db: Path) -> None:
                 "--key", "cache", "--scope", "global", cwd=tmp_path, prefix=prefix)
     line = one_clean_line(put, 1)
     assert "read-only" in line and str(db) in line
+    # Checking a read-only store (a backup, a colleague's copy) for a pasted secret works; the
+    # redaction itself is refused with the same one line and nothing is audited.
+    dry = ryvem("graph", "--db", db, "redact", "in Redis", "--scope", "global", "--dry-run",
+                "--json", cwd=tmp_path, prefix=prefix)
+    assert dry.code == 0, dry.err
+    assert (json.loads(dry.out)["versions"], json.loads(dry.out)["dry_run"]) == (1, True)
+    real = ryvem("graph", "--db", db, "redact", "in Redis", "--scope", "global",
+                 cwd=tmp_path, prefix=prefix)
+    line = one_clean_line(real, 1)
+    assert "read-only" in line and str(db) in line
+    audit = ryvem("graph", "--db", db, "audit", "--json", cwd=tmp_path, prefix=prefix)
+    assert audit.code == 0 and json.loads(audit.out) == [], audit.err
     assert sorted(p.name for p in db.parent.iterdir()) == before, "no stray files"
 
 

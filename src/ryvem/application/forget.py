@@ -221,7 +221,7 @@ def redact(
         return ForgetReport("redact", False, scope_label, len(rewrites), len(edges), nodes,
                             entry, changed)
 
-    report = store.forget(run)
+    report = store.forget(run, dry_run=dry_run)
     if not dry_run:
         store.scrub(progress)
     return report

@@ -717,16 +717,21 @@ class Neo4jRepository:
             time.sleep(min(0.2, 0.002 * 2 ** min(attempt, 7)) * random.uniform(0.5, 1.5))
 
     # --- forgetting (the Forgets capability) ------------------------------------------------
-    def forget(self, fn: Callable[[ForgetTx], T]) -> T:
+    def forget(self, fn: Callable[[ForgetTx], T], *, dry_run: bool = False) -> T:
         """Run ``fn`` in one explicit transaction (re-run after a transient error, as
-        ``write``): the rewrite and its audit entry commit together or not at all."""
+        ``write``): the rewrite and its audit entry commit together or not at all. A
+        ``dry_run`` runs in a read transaction that is rolled back, never committed."""
         deadline = time.monotonic() + _RETRY_S
         attempt = 0
         while True:
             try:
-                with self._session() as session, session.begin_transaction() as tx:
+                with self._session(READ_ACCESS if dry_run else WRITE_ACCESS) as session, \
+                        session.begin_transaction() as tx:
                     result = fn(_ForgetTx(tx))
-                    tx.commit()
+                    if dry_run:
+                        tx.rollback()
+                    else:
+                        tx.commit()
                     return result
             except DRIVER_ERRORS as e:
                 if not e.is_retryable() or time.monotonic() > deadline:

@@ -558,15 +558,36 @@ class SqliteRepository:
             except sqlite3.Error as e:
                 raise from_sqlite(e, self.location) from e
 
+    def _in_snapshot(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` in one read transaction (one snapshot), always rolled back."""
+        conn = self._conn
+
+        def attempt() -> T:
+            conn.execute("BEGIN")
+            try:
+                return fn(conn)
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+
+        with self._lock:
+            try:
+                return self._retry_busy(attempt)
+            except sqlite3.Error as e:
+                raise from_sqlite(e, self.location) from e
+
     def write(self, fn: Callable[[WriteTx], T]) -> T:
         return self._in_transaction(lambda conn: fn(_Tx(conn)))
 
     # --- forgetting (the Forgets capability) -------------------------------------------------
-    def forget(self, fn: Callable[[ForgetTx], T]) -> T:
+    def forget(self, fn: Callable[[ForgetTx], T], *, dry_run: bool = False) -> T:
         """Run ``fn`` in one write transaction that may rewrite content (the forget pass),
         with ``secure_delete`` on, so the pages it rewrites keep no trace of the old text. The
         full-text index is rebuilt in the same transaction when anything was rewritten; the
-        pass is closed before the commit, so no later transaction inherits it."""
+        pass is closed before the commit, so no later transaction inherits it. A ``dry_run``
+        reads in one snapshot that is rolled back, and works on a read-only store."""
+        if dry_run:
+            return self._in_snapshot(lambda conn: fn(_ForgetTx(conn)))
 
         def run(conn: sqlite3.Connection) -> T:
             tx = _ForgetTx(conn)
