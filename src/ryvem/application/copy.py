@@ -4,8 +4,10 @@ Every node version and every edge is copied verbatim — ids, windows, chains, r
 and link targets — by streaming the source's ``iter_versions``/``iter_edges`` batches into
 the target's ``load``, one transaction per batch. Versions go first, so every edge lands
 after the versions it joins. ``load`` skips ids the target already holds, so running a copy
-again adds nothing and a copy interrupted half-way can simply be run again. At the end the
-counts on both sides are compared: rows by state, current rows per kind and per scope,
+again adds nothing and a copy interrupted half-way can simply be run again. The audit trail
+of redactions and purges comes last (entries the target lacks, by id, oldest first, in one
+transaction), so a store rebuilt by a round trip still says what was forgotten. At the end
+the counts on both sides are compared: rows by state, current rows per kind and per scope,
 edges by state and current edges per rel.
 """
 
@@ -17,7 +19,7 @@ from typing import Any, Literal
 
 from ryvem.domain.model import Stats
 from ryvem.errors import InvalidInput
-from ryvem.ports import GraphRepository
+from ryvem.ports import Forgets, ForgetTx, GraphRepository
 
 __all__ = ["CopyReport", "Progress", "compare_stats", "copy_graph"]
 
@@ -39,6 +41,8 @@ class CopyReport:
     edges_read: int
     edges_new: int
     differences: list[str] = field(default_factory=list)
+    audit_read: int = 0
+    audit_new: int = 0
 
     @property
     def counts_match(self) -> bool:
@@ -50,6 +54,7 @@ class CopyReport:
             "to": {"backend": self.target.backend, "location": self.target.location},
             "versions": {"read": self.versions_read, "new": self.versions_new},
             "edges": {"read": self.edges_read, "new": self.edges_new},
+            "audit": {"read": self.audit_read, "new": self.audit_new},
             "counts_match": self.counts_match,
             "differences": self.differences,
             "counts": _totals(self.target),
@@ -119,6 +124,7 @@ def copy_graph(
         edges_new += new
         if progress is not None:
             progress("edges", edges_read, max(total_edges, edges_read))
+    audit_read, audit_new = _copy_audit(source, target)
     after_source = source.stats()
     after_target = target.stats()
     return CopyReport(
@@ -129,4 +135,24 @@ def copy_graph(
         edges_read=edges_read,
         edges_new=edges_new,
         differences=compare_stats(after_source, after_target),
+        audit_read=audit_read,
+        audit_new=audit_new,
     )
+
+
+def _copy_audit(source: GraphRepository, target: GraphRepository) -> tuple[int, int]:
+    """Append to ``target`` the audit entries of ``source`` it lacks (by id, oldest first);
+    (entries read, entries new). Nothing when either store cannot forget."""
+    if not (isinstance(source, Forgets) and isinstance(target, Forgets)):
+        return 0, 0
+    entries = source.audit()
+    have = {e.id for e in target.audit()}
+    new = [e for e in reversed(entries) if e.id not in have]
+
+    def record(tx: ForgetTx) -> None:
+        for entry in new:
+            tx.record_audit(entry)
+
+    if new:
+        target.forget(record)
+    return len(entries), len(new)

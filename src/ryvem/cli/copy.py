@@ -72,7 +72,8 @@ def _summary(r: CopyReport) -> list[str]:
     lines = [
         f"copied {r.source.backend} ({r.source.location}) -> {t.backend} ({t.location}): "
         f"{r.versions_read} versions ({r.versions_new} new), "
-        f"{r.edges_read} edges ({r.edges_new} new)",
+        f"{r.edges_read} edges ({r.edges_new} new), "
+        f"{r.audit_read} audit entries ({r.audit_new} new)",
     ]
     if r.counts_match:
         lines.append(

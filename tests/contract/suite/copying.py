@@ -10,7 +10,7 @@ from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.copy import copy_graph
 from ryvem.application.service import Service
 from ryvem.domain.model import Edge, NodeVersion
-from ryvem.ports import GraphRepository
+from ryvem.ports import Forgets, GraphRepository
 
 from .base import ContractBase
 from .stats import known_writes
@@ -63,3 +63,34 @@ class CopyingContract(ContractBase):
                 assert got.model_dump(exclude={"location"}) == want_stats.model_dump(
                     exclude={"location"}
                 )
+
+    def test_a_copy_carries_the_audit_trail_and_the_erased_marks_once(
+        self, repo: GraphRepository
+    ) -> None:
+        """A store rebuilt by a round trip (the operator's way to compact a server after a
+        redaction) still says what was forgotten, by whom and why; a second copy adds no
+        entry twice."""
+        svc = Service(repo)
+        fill(svc)
+        svc.write("task", "Rotate the token sk-live-0123456789", key="rotate", scope="global")
+        svc.redact("sk-live-0123456789", scope="global", reason="pasted a key")
+        svc.purge("decision/cache", scope="global", reason="asked to")
+        assert isinstance(repo, Forgets)
+        want_audit = repo.audit()
+        want_versions = versions(repo)
+        assert [e.action for e in want_audit] == ["purge", "redact"]
+        with SqliteRepository.open(self.tmp_path / "copy" / "ryvem.db") as lite:
+            there = copy_graph(repo, lite, batch=5)
+            assert (there.audit_read, there.audit_new) == (2, 2)
+            assert lite.audit() == want_audit
+            assert versions(lite) == want_versions
+            again = copy_graph(repo, lite, batch=5)
+            assert (again.audit_read, again.audit_new, again.versions_new) == (2, 0, 0)
+            assert lite.audit() == want_audit
+            with self.fresh_repository("back") as back:
+                home = copy_graph(lite, back, batch=5)
+                assert (home.audit_read, home.audit_new) == (2, 2)
+                assert isinstance(back, Forgets) and back.audit() == want_audit
+                assert [v.erased for v, _ in versions(back)] == [
+                    v.erased for v, _ in want_versions
+                ]
