@@ -441,6 +441,17 @@ def test_graph_export_writes_an_html_file_and_returns_its_path(
     assert "invalid scope" in server.error("graph_export", scope="team")
 
 
+def test_graph_export_refuses_a_bad_time_before_it_makes_the_export_folder(
+    server: Server,
+) -> None:
+    """A bad as_of or known_at is a one-line tool error, and the export folder is not made."""
+    exports = server.data_dir / "exports"
+    shutil.rmtree(exports, ignore_errors=True)  # the module's server may have exported before
+    assert "ISO 8601" in server.error("graph_export", known_at="then")
+    assert "ISO 8601" in server.error("graph_export", as_of="yesterday-ish")
+    assert not exports.exists()
+
+
 def test_graph_export_embeds_past_bodies_only_with_history_bodies(server: Server) -> None:
     """with_history_bodies=true puts a superseded version's body in the page; by default only
     its title and window are there."""

@@ -42,6 +42,7 @@ from ryvem.application.session import SMALL_BACKLOG, Session
 from ryvem.backends import BACKEND_NAMES, open_session
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
+from ryvem.domain.timeutil import parse_time
 from ryvem.errors import RyvemError
 from ryvem.mcp.arguments import (
     export_dir,
@@ -615,6 +616,9 @@ def graph_export(
 
     if scope is not None:
         parse_scope_filter(scope)  # a bad scope fails before the store is opened
+    for when in (as_of, known_at):  # so does a bad time: before the folder is made
+        if when is not None:
+            parse_time(when)
     name = "graph.html" if out is None else export_name(out)
     folder = export_dir(Settings.from_env().data_dir, served.export_folder)
     _make_private_folder(folder)
