@@ -8,10 +8,12 @@ codes, so a filter costs no Python loop.
 
 The matrix is cached per store handle and refreshed cheaply: ``vector_state.generation``
 changes whenever a vector is added or removed (triggers), so a search first reads that one
-integer; when it moved, the cache reads the ids still stored (to drop removed rows) and
-only the rows added after its last id (``vec_id`` only grows). Nothing is rebuilt from
-scratch after a supersede. numpy is imported only here, and only when a search runs (it
-comes with the ``semantic`` extra, as do the vectors).
+integer; when it moved, the cache reads the ids still stored (through a covering index, no
+blob page touched) and masks out the rows gone, and reads only the rows added after its last
+id (``vec_id`` only grows). The matrix is compacted only once a quarter of it is dead, so a
+supersede costs the next search no copy of the matrix. The first read of a process is column
+by column (about 0.3 s for 100k rows here). numpy is imported only here, and only when a
+search runs (it comes with the ``semantic`` extra, as do the vectors).
 """
 
 from __future__ import annotations
