@@ -450,6 +450,34 @@ def test_current_search_and_listing_use_the_fts_index_or_an_index_never_a_table_
         assert any("nodes_fts VIRTUAL TABLE" in p for _, plan in found for p in plan)
 
 
+@pytest.mark.parametrize("kinds", [[], ["task"]], ids=["any-kind", "kind"])
+@pytest.mark.parametrize(
+    "scope", [ScopeFilter(), ScopeFilter(exact="global"), ScopeFilter(shape="repo")],
+    ids=["all", "exact", "shape"],
+)
+@pytest.mark.parametrize(
+    "as_of, known_at", [(None, None), (10**16, None), (10**16, 10**16), (None, 10**16)],
+    ids=["current", "as-of", "as-of-known-at", "known-at"],
+)
+def test_a_ranked_search_tests_window_kind_and_scope_on_the_covering_index_not_the_rows(
+    graph: tuple[SqliteRepository, dict[str, str]],
+    kinds: list[str],
+    scope: ScopeFilter,
+    as_of: int | None,
+    known_at: int | None,
+) -> None:
+    """Every match of a filtered or past-time search is tested through nodes_search_window
+    (the row, body and all, is read only for the top hits), so as-of search costs about what
+    current search does."""
+    repo, _ = graph
+    found = plans(repo, lambda: repo.search(parse_search("alpha beta"), kinds, scope, 10,
+                                            as_of, known_at))
+    assert_no_scans(found)
+    plan = [p for _, lines in found for p in lines]
+    if kinds or not scope.is_all or as_of is not None or known_at is not None:
+        assert any("COVERING INDEX nodes_search_window" in p for p in plan), plan
+
+
 def test_every_query_of_a_write_uses_an_index(sqlite_repo: SqliteRepository) -> None:
     """Supersede, link resolution, relink, unlink and retire touch rows by index only."""
     svc = Service(sqlite_repo)

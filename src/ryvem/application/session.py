@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["SMALL_BACKLOG", "Minted", "Reindexed", "Session", "Written"]
 
 SMALL_BACKLOG = 32  # a search embeds a backlog up to this size before it runs
+QUESTION_CACHE = 256  # questions whose embeddings a session keeps (least recently used go)
 _WORKER_POLL_SECONDS = 30.0  # the background embedder also looks for other writers' rows
 EmbedderLoader = Callable[[], "Embedder | str"]  # the embedder, or why there is none
 
@@ -114,6 +116,7 @@ class Session:
         self._embedder_loader = embedder or default_embedder
         self._embedder: Embedder | str | None = None
         self._embedder_lock = threading.Lock()
+        self._questions = _QuestionCache(QUESTION_CACHE)
         self._worker: threading.Thread | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -315,7 +318,8 @@ class Session:
                 where = ("being embedded in the background" if self._worker is not None
                          else "not embedded yet (ryvem graph reindex --pending embeds them)")
                 notes = (*notes, f"{pending} rows are {where}; they have no semantic rank")
-        hits = recall.run_strategy(strategy, repo, request, embedder)
+        asking = None if embedder is None else self._questions.wrap(embedder)
+        hits = recall.run_strategy(strategy, repo, request, asking)
         return recall.SearchResult(hits, strategy.name, notes, pending)
 
     def embed_pending(
@@ -406,3 +410,54 @@ class Session:
                         break
             except Exception:  # the store went away or is read-only: try again when woken
                 self._stop.wait(1.0)
+
+
+class _QuestionCache:
+    """The embeddings of the last ``size`` questions a session asked, least recently used
+    dropped first, so an agent asking again (or paging) pays no model run. Keyed by the
+    model's name and the exact text; thread-safe."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._vectors: OrderedDict[tuple[str, str], Any] = OrderedDict()
+
+    def wrap(self, embedder: Embedder) -> Embedder:
+        return _CachedQuestions(embedder, self)
+
+    def embed(self, embedder: Embedder, text: str) -> Any:
+        key = (embedder.name, text)
+        with self._lock:
+            if key in self._vectors:
+                self._vectors.move_to_end(key)
+                return self._vectors[key]
+        vectors = embedder.embed([text])
+        with self._lock:
+            self._vectors[key] = vectors
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+        return vectors
+
+
+@dataclass(frozen=True, slots=True)
+class _CachedQuestions:
+    """An :class:`Embedder` whose one-text calls (a search's question) go through the cache."""
+
+    inner: Embedder
+    cache: _QuestionCache
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        if len(texts) == 1:
+            return self.cache.embed(self.inner, texts[0])
+        return self.inner.embed(texts)
+
+    def chunk(self, text: str) -> list[str]:
+        return self.inner.chunk(text)

@@ -25,7 +25,7 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 256  # the model card's window, [CLS] and [SEP] included
 OVERLAP = 32  # tokens shared by consecutive chunks of a long text
-BATCH = 32
+BATCH = 8  # texts per model run: on 2 AVX2 cores 8x256 tokens ran ~20% faster than 32 (cache)
 
 
 def model_file() -> Path:

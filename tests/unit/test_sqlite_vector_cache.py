@@ -1,0 +1,106 @@
+"""The SQLite adapter's in-memory vector matrix stays exact while rows come and go: a search
+after a supersede never returns the closed row, filters still apply to the rows left, and
+the matrix read once is refreshed by what changed (not reread)."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.application.service import Service
+from ryvem.domain.scopes import ScopeFilter
+
+DIM = 384
+MODEL = "cache-model"
+
+
+def axis(i: int) -> bytes:
+    v = [0.0] * DIM
+    v[i] = 1.0
+    return struct.pack(f"<{DIM}f", *v)
+
+
+def embed_queued(repo: SqliteRepository, axes: dict[str, int]) -> None:
+    repo.put_vectors(MODEL, [(p, [axis(axes[p.title])]) for p in repo.vector_backlog(1000)])
+
+
+def titles(repo: SqliteRepository, i: int, kinds: tuple[str, ...] = ()) -> list[str]:
+    return [h.title for h in repo.vector_search(MODEL, axis(i), list(kinds), ScopeFilter(), 20)]
+
+
+def test_superseded_rows_leave_a_warm_matrix_and_filters_still_apply(tmp_path: Path) -> None:
+    repo = SqliteRepository.open(tmp_path / "s.db")
+    svc = Service(repo)
+    for n in range(8):
+        svc.write("task" if n % 2 else "decision", f"row {n}", key=f"k{n}")
+    embed_queued(repo, {f"row {n}": 0 for n in range(8)})
+    assert len(titles(repo, 0)) == 8  # the matrix is now held in memory
+    cache = repo._vectors[MODEL]
+    matrix = cache.matrix
+
+    svc.write("task", "row 1 again", key="k1")  # supersedes row 1 (a task)
+    assert "row 1" not in titles(repo, 0)
+    assert set(titles(repo, 0, ("task",))) == {"row 3", "row 5", "row 7"}
+    assert cache.matrix is matrix, "one closed row must not copy the matrix"
+
+    embed_queued(repo, {"row 1 again": 0})
+    assert set(titles(repo, 0, ("task",))) == {"row 1 again", "row 3", "row 5", "row 7"}
+
+    for n in (0, 2, 4):  # a quarter of the matrix dead: it is compacted, results unchanged
+        svc.retire(f"decision/k{n}", reason="gone")
+    assert set(titles(repo, 0)) == {"row 1 again", "row 3", "row 5", "row 6", "row 7"}
+    assert set(titles(repo, 0, ("decision",))) == {"row 6"}
+    assert cache.live is None and len(cache.vec_ids) == 5
+    repo.close()
+
+
+def test_a_second_handle_sees_rows_another_wrote(tmp_path: Path) -> None:
+    """The matrix follows the store's generation, so another process's vectors are found."""
+    path = tmp_path / "s.db"
+    a, b = SqliteRepository.open(path), SqliteRepository.open(path)
+    Service(a).write("note", "first", key="first")
+    embed_queued(a, {"first": 1})
+    assert titles(b, 1) == ["first"]
+    Service(a).write("note", "second", key="second")
+    embed_queued(a, {"second": 2})
+    assert titles(b, 2)[0] == "second" and titles(b, 1)[0] == "first"
+    a.close()
+    b.close()
+
+
+def test_a_session_embeds_a_repeated_question_once(tmp_path: Path) -> None:
+    """The last questions' embeddings are kept: asking again runs no model (real model)."""
+    import pytest
+
+    from ryvem.application.session import Session
+    from ryvem.embedding import load_default, probe
+
+    if probe() is not None:
+        pytest.skip(str(probe()))
+    model = load_default()
+    assert model is not None
+    calls: list[int] = []
+
+    class Counting:
+        name, dim = model.name, model.dim
+
+        def embed(self, texts: list[str]) -> object:
+            calls.append(len(texts))
+            return model.embed(texts)
+
+        def chunk(self, text: str) -> list[str]:
+            return model.chunk(text)
+
+    repo = SqliteRepository.open(tmp_path / "s.db")
+    session = Session(lambda: repo, embedder=lambda: Counting())  # type: ignore[arg-type,return-value]
+    session.everywhere().write("decision", "Keep sessions in signed cookies", key="sessions")
+    session.embed_pending()
+    calls.clear()
+    first = session.search("where are user sessions kept", mode="semantic", all_scopes=True)
+    again = session.search("where are user sessions kept", mode="semantic", all_scopes=True)
+    assert [h.id for h in first.hits] == [h.id for h in again.hits] != []
+    assert calls == [1]
+    session.search("how do we store sessions", mode="semantic", all_scopes=True)
+    assert calls == [1, 1]
+    repo.close()
