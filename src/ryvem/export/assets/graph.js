@@ -31,6 +31,10 @@
   }
   var DATA = JSON.parse($("ryvem-data").textContent);
   mark("parsed");
+  // The start is cut into tasks (parse | decode and controls | layout's graph | renderer), so
+  // no task holds the page for more than a fraction of the 100k start (each ~100 ms there).
+  setTimeout(decodeAndRun, 0);
+  function decodeAndRun() {
 
   // ---- seeded hashing ---------------------------------------------------------------
   function fnv1a(str) {
@@ -233,7 +237,9 @@
     else port.postMessage({ type: "ack" });
     if (!m.running && autoFit) fit(1); // the settled picture is framed before settled() says so
     positionsChanged = true;
-    schedule();
+    // While the time slider moves, new positions wait for it to rest: the frames of a move
+    // draw its new instant, not the layout's small steps (the redraw comes SLIDE_REST later).
+    if (performance.now() - slidAt < SLIDE_REST) { dirty = true; later(SLIDE_REST); } else schedule();
   }
   (function startSim() {
     if (!earlyWorker) { fallback(); return; }
@@ -1361,25 +1367,27 @@
 
   // ---- start -------------------------------------------------------------------------------
   mark("controls");
-  setTheme(media && media.matches ? "dark" : "light");
-  resize();
-  mark("theme");
-  initSim();
-  mark("sim-init");
-  started = true;
-  instant = fragmentInstant();
-  recompute(1); // the worker has the graph from here on
-  mark("recomputed");
-  // The rest in later tasks, so no single task holds the page for long: the renderer and
-  // the first picture, then the timeline (a sort of every start and end).
   setTimeout(function () {
-    initRenderer();
+    setTheme(media && media.matches ? "dark" : "light");
+    resize();
+    mark("theme");
+    initSim();
+    mark("sim-init");
+    started = true;
+    instant = fragmentInstant();
+    recompute(1); // the worker has the graph from here on
+    mark("recomputed");
+    // The renderer and the first picture, then the timeline (a sort of every start and end).
     setTimeout(function () {
-      var tl = timeline();
-      if (instant !== null && tl.length && instant >= tl[tl.length - 1]) setInstantValue(null);
-      speedSel.value = String(defaultSpeed());
-      showInstant();
-      $("timebar").hidden = tl.length < 2;
+      initRenderer();
+      setTimeout(function () {
+        var tl = timeline();
+        if (instant !== null && tl.length && instant >= tl[tl.length - 1]) setInstantValue(null);
+        speedSel.value = String(defaultSpeed());
+        showInstant();
+        $("timebar").hidden = tl.length < 2;
+      }, 0);
     }, 0);
   }, 0);
+  } // decodeAndRun
 })();
