@@ -1185,13 +1185,15 @@
     instant = t;
     showInstant();
     writeFragment();
-    if (redraw !== false) { recompute(SLIDE_ALPHA, true); relaxLater(); }
+    if (redraw !== false) { recompute(playing ? PLAY_ALPHA : 0, true); relaxLater(); }
   }
-  // A move of the time slider barely reheats the layout (new nodes start beside a neighbour,
-  // physics.js place()): a full reheat kept a core busy with ticks and the page redrawing
-  // during the very frames of the move (10k: 180–220 ms for a move and its two frames, against
-  // 30–80 ms). Once the slider has rested SLIDE_REST ms the layout relaxes the new arrivals.
-  var SLIDE_ALPHA = 0.02, RELAX_ALPHA = 0.1, relaxTimer = 0;
+  // A move of the time slider does not reheat the layout: the worker places the new nodes
+  // beside a neighbour (physics.js place()) in one tick and stops. A reheat (0.3 before) kept
+  // a core busy with ticks and the page redrawing during the very frames of the move (10k:
+  // 180–220 ms for a move and its two frames, against 30–80 ms). Once the slider has rested
+  // SLIDE_REST ms the layout relaxes the new arrivals; a replay (▶) reheats a little at
+  // each step instead, as it never rests.
+  var PLAY_ALPHA = 0.05, RELAX_ALPHA = 0.1, relaxTimer = 0;
   function relaxLater() {
     if (relaxTimer) clearTimeout(relaxTimer);
     relaxTimer = setTimeout(function () { relaxTimer = 0; reheat(RELAX_ALPHA); }, SLIDE_REST);
