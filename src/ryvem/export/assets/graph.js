@@ -1370,15 +1370,15 @@
   // ---- start -------------------------------------------------------------------------------
   mark("controls");
   setTimeout(function () {
-    setTheme(media && media.matches ? "dark" : "light");
-    resize();
-    mark("theme");
     initSim();
     mark("sim-init");
     started = true;
     instant = fragmentInstant();
-    recompute(1); // the worker has the graph from here on
+    recompute(1); // the worker has the graph from here on (before the theme's style pass)
     mark("recomputed");
+    setTheme(media && media.matches ? "dark" : "light");
+    resize();
+    mark("theme");
     // The renderer and the first picture, then the timeline (a sort of every start and end).
     setTimeout(function () {
       initRenderer();
