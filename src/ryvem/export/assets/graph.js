@@ -18,10 +18,23 @@
   // performance marks "ryvem:<stage>" (read by the benchmark): parse, decode, first frame …
   function mark(name) { try { performance.mark("ryvem:" + name); } catch (err) { /* old browser */ } }
   mark("start");
+  // @include physics.js
+
+  // The layout worker is started before the data is decoded: a worker starts only once the
+  // main thread yields, and the first tick waits for it (the page then sends it the graph).
+  var earlyWorker = null;
+  if (!/(?:^#|&)w=main(?:&|$)/.test(location.hash)) { // #w=main: the no-worker path, for tests
+    try {
+      earlyWorker = new Worker(URL.createObjectURL(new Blob(["(" + physics.toString() + ")(self);"],
+        { type: "text/javascript" })));
+    } catch (err) { earlyWorker = null; }
+  }
   var DATA = JSON.parse($("ryvem-data").textContent);
   mark("parsed");
-
-  // @include physics.js
+  // The start is cut into tasks (parse | decode and controls | layout's graph | renderer), so
+  // no task holds the page for more than a fraction of the 100k start (each ~100 ms there).
+  setTimeout(decodeAndRun, 0);
+  function decodeAndRun() {
 
   // ---- seeded hashing ---------------------------------------------------------------
   function fnv1a(str) {
@@ -224,20 +237,16 @@
     else port.postMessage({ type: "ack" });
     if (!m.running && autoFit) fit(1); // the settled picture is framed before settled() says so
     positionsChanged = true;
-    schedule();
+    // While the time slider moves, new positions wait for it to rest: the frames of a move
+    // draw its new instant, not the layout's small steps (the redraw comes SLIDE_REST later).
+    if (performance.now() - slidAt < SLIDE_REST) { dirty = true; later(SLIDE_REST); } else schedule();
   }
   (function startSim() {
-    var workerSource = "(" + physics.toString() + ")(self);";
-    if (/(?:^#|&)w=main(?:&|$)/.test(location.hash)) { fallback(); return; } // for tests
-    try {
-      var url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
-      var w = new Worker(url);
-      w.onmessage = function (ev) { onSimMessage(ev.data); };
-      w.onerror = function (ev) { ev.preventDefault(); if (!sim.worker) return; fallback(); };
-      port = w; sim.worker = true;
-    } catch (err) {
-      fallback();
-    }
+    if (!earlyWorker) { fallback(); return; }
+    var w = earlyWorker;
+    w.onmessage = function (ev) { onSimMessage(ev.data); };
+    w.onerror = function (ev) { ev.preventDefault(); if (!sim.worker) return; fallback(); };
+    port = w; sim.worker = true;
     function fallback() { // the same code on the main thread, in 12 ms slices
       var inner = { postMessage: function (m) { setTimeout(function () { onSimMessage(m); }, 0); } };
       physics(inner);
@@ -439,18 +448,26 @@
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     return true;
   }
-  var renderer = "canvas";
-  mark("gl-init");
-  try { if (initGl()) renderer = "webgl"; } catch (err) { gl = null; }
-  mark("gl-ready");
-  if (!gl) {
-    // A canvas that had a failed WebGL context cannot give a 2D one: use a fresh canvas.
-    if (!forceCanvas) {
-      var fresh = canvas.cloneNode(false);
-      canvas.parentNode.replaceChild(fresh, canvas);
-      canvas = fresh;
+  // The renderer is made in its own task, after the layout worker has the graph (start
+  // below): creating a WebGL context waits on the GPU process (10–500 ms here), and the
+  // worker's first ticks need not wait for it.
+  var renderer = "canvas", drawReady = false;
+  function initRenderer() {
+    if (drawReady) return;
+    mark("gl-init");
+    try { if (initGl()) renderer = "webgl"; } catch (err) { gl = null; }
+    mark("gl-ready");
+    if (!gl) {
+      // A canvas that had a failed WebGL context cannot give a 2D one: use a fresh canvas.
+      if (!forceCanvas) {
+        var fresh = canvas.cloneNode(false);
+        canvas.parentNode.replaceChild(fresh, canvas);
+        canvas = fresh;
+      }
+      ctx = canvas.getContext("2d");
     }
-    ctx = canvas.getContext("2d");
+    drawReady = true;
+    schedule();
   }
 
   var styleBuf = new Uint8Array(4 * N);
@@ -707,6 +724,7 @@
 
   var drawn = { x: 0, y: 0, k: 1 }, shownTransform = "";
   function draw() {
+    if (!drawReady) initRenderer(); // a test hook's call can come before the renderer's task
     if (gl) drawGl(); else draw2d();
     positionsChanged = false;
     drawOverlay();
@@ -753,7 +771,7 @@
   }
   function frame() {
     raf = 0;
-    if (!haveGraph) return; // nothing to draw before the first recompute
+    if (!haveGraph || !drawReady) return; // nothing to draw before the first recompute
     if (playing) stepPlay();
     if (autoFit) fit(sim.running && frames > 0 ? 0.15 : 1);
     var now = performance.now();
@@ -1167,7 +1185,18 @@
     instant = t;
     showInstant();
     writeFragment();
-    if (redraw !== false) recompute(0.3, true);
+    if (redraw !== false) { recompute(playing ? PLAY_ALPHA : 0, true); relaxLater(); }
+  }
+  // A move of the time slider does not reheat the layout: the worker places the new nodes
+  // beside a neighbour (physics.js place()) in one tick and stops. A reheat (0.3 before) kept
+  // a core busy with ticks and the page redrawing during the very frames of the move (10k:
+  // 180–220 ms for a move and its two frames, against 30–80 ms). Once the slider has rested
+  // SLIDE_REST ms the layout relaxes the new arrivals; a replay (▶) reheats a little at
+  // each step instead, as it never rests.
+  var PLAY_ALPHA = 0.05, RELAX_ALPHA = 0.1, relaxTimer = 0;
+  function relaxLater() {
+    if (relaxTimer) clearTimeout(relaxTimer);
+    relaxTimer = setTimeout(function () { relaxTimer = 0; reheat(RELAX_ALPHA); }, SLIDE_REST);
   }
   range.addEventListener("input", function () {
     stopPlay();
@@ -1336,28 +1365,31 @@
       return counts();
     }
   });
-  function settled() { return !sim.running && sim.doneSeq === sim.seq && !dirty; }
+  function settled() { return !sim.running && sim.doneSeq === sim.seq && !dirty && !relaxTimer; }
 
   // ---- start -------------------------------------------------------------------------------
   mark("controls");
-  setTheme(media && media.matches ? "dark" : "light");
-  resize();
-  mark("theme");
-  initSim();
-  mark("sim-init");
-  started = true;
-  instant = fragmentInstant();
-  // The rest in later tasks, so no single task holds the page for long: the first picture,
-  // then the timeline (a sort of every start and end).
   setTimeout(function () {
-    recompute(1);
+    initSim();
+    mark("sim-init");
+    started = true;
+    instant = fragmentInstant();
+    recompute(1); // the worker has the graph from here on (before the theme's style pass)
     mark("recomputed");
+    setTheme(media && media.matches ? "dark" : "light");
+    resize();
+    mark("theme");
+    // The renderer and the first picture, then the timeline (a sort of every start and end).
     setTimeout(function () {
-      var tl = timeline();
-      if (instant !== null && tl.length && instant >= tl[tl.length - 1]) setInstantValue(null);
-      speedSel.value = String(defaultSpeed());
-      showInstant();
-      $("timebar").hidden = tl.length < 2;
+      initRenderer();
+      setTimeout(function () {
+        var tl = timeline();
+        if (instant !== null && tl.length && instant >= tl[tl.length - 1]) setInstantValue(null);
+        speedSel.value = String(defaultSpeed());
+        showInstant();
+        $("timebar").hidden = tl.length < 2;
+      }, 0);
     }, 0);
   }, 0);
+  } // decodeAndRun
 })();

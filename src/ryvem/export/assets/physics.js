@@ -332,8 +332,10 @@
         chargeFresh = false;
         setLinks(m.la, m.lb);
         place();
+        // No position message before the first tick: the page acks one message at a time,
+        // so a tickless one would hold the first tick's behind a round trip through a main
+        // thread that is still parsing the file (10k: about 60 ms more to the first tick).
         reheat(m.alpha);
-        post();
       } else if (m.type === "params") {
         params = m.params; chargeFresh = false; reheat(m.alpha);
       } else if (m.type === "fix") {
