@@ -854,7 +854,7 @@ class Neo4jRepository:
             answer = self._read("search_fulltext" if current else "search_as_of",
                                 query=lucene, k=k, **clocks, **filters)[0]
             rows = answer["rows"]
-            if answer["fetched"] < k or not rows and limit < 1 or (
+            if answer["fetched"] < k or limit < 1 or (
                 len(rows) >= limit and rows[-1][5] > answer["floor"]
             ):
                 break
