@@ -76,14 +76,34 @@ def run(tmp: Path, cfg: dict[str, Any]) -> tuple[list[Row], dict[str, Any]]:
     rows: list[Row] = []
     fig: dict[str, dict[str, Figure]] = {"sqlite": {}, "neo4j": {}}
     try:
+        # The first import into a store this process (and, for Neo4j, this server) has not
+        # written before also pays for planning every write query and, on a freshly started
+        # server, for its JIT: reported as context, then the store is emptied and the same
+        # workload imported again, warm — the figure the target judges, as every other
+        # section warms up before it measures.
+        cold = {"sqlite": SqliteRepository.open(tmp / "neo4j-peer-first.db"), "neo4j": neo}
+        first: dict[str, Figure] = {}
+        for name, repo in cold.items():
+            svc = Service(repo)
+            res = import_workload(svc, w)
+            first[name] = Figure.of_rate(name, _total_rows(svc), res["seconds"], "rows/s",
+                                         note=f"{res['seconds']:.1f} s")
+            info[f"{name}_first_import_s"] = res["seconds"]
+        cold["sqlite"].close()
+        wipe(neo)
         for name, svc in backends.items():
             res = import_workload(svc, w)
             total = _total_rows(svc)
             fig[name]["import"] = Figure.of_rate(name, total, res["seconds"], "rows/s",
                                                  note=f"{res['seconds']:.1f} s")
             info[f"{name}_import_s"] = res["seconds"]
+        fig["sqlite"]["first import"], fig["neo4j"]["first import"] = (
+            first["sqlite"], first["neo4j"])
         items = supersede_pairs(w, max(20, cfg["supersedes"] // 10), seed=13)
         for name, svc in backends.items():
+            # warm up, as the other sections do (versions the measured writes never repeat)
+            for n in (w.node(x.i, 900 + k) for k, x in enumerate(supersede_pairs(w, 5, 31))):
+                svc.write(n.kind, n.title, key=n.key, scope=n.scope, body=n.body, data=n.data)
             secs = latencies(lambda n, s=svc: s.write(n.kind, n.title, key=n.key, scope=n.scope,
                                                        body=n.body, data=n.data), items)
             f = Figure.of_rate(name, len(secs), sum(secs), "tx/s")
@@ -108,7 +128,9 @@ def run(tmp: Path, cfg: dict[str, Any]) -> tuple[list[Row], dict[str, Any]]:
 
                 latencies(call, refs[:2])
                 fig[name][key] = Figure.of_latencies(name, latencies(call, refs))
-        labels = {"import": f"import {cfg['neo4j_n']:,} nodes",
+        labels = {"import": f"import {cfg['neo4j_n']:,} nodes (warm: the second import)",
+                  "first import": f"import {cfg['neo4j_n']:,} nodes, the first into this "
+                  "store and server (query planning; JIT on a fresh server)",
                   "supersede": "single supersede, 1 tx each",
                   "search": "FTS 1-2 words, top 20"}
         for k in fig["sqlite"]:

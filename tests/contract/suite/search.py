@@ -219,6 +219,26 @@ class SearchContract(ContractBase):
         assert ids(service.search("budget")) == []
         assert ids(service.search("budgets", as_of=then)) == [first.id]
 
+    def test_a_row_is_found_under_a_hundred_better_matches_the_filters_drop(
+        self, service: Service
+    ) -> None:
+        """The best rows that pass the filters come back even when more than a hundred rows
+        match the words better but are superseded, of another kind, or (as of a time) made
+        later: the answer is the filtered top, not the top filtered."""
+        early = service.write("note", "Early", key="early", body="a zebra once")
+        then = early.valid_from
+        service.write("note", "Early", key="early", body="nothing to see")
+        for i in range(60):
+            service.write("note", f"Zebra zebra {i}", key="herd", body="zebra zebra zebra")
+        service.write("note", "Horses", key="herd", body="only horses now")
+        for i in range(50):
+            service.write("task", f"Zebra crossing {i}", key=f"t{i}", body="zebra zebra")
+        weak = service.write("note", "Animals", key="zoo", body="one zebra among many words")
+        assert ids(service.search("zebra", kinds=["note"], limit=1)) == [weak.id]
+        assert ids(service.search("zebra", kinds=["note"], limit=3)) == [weak.id]
+        assert ids(service.search("zebra", limit=60))[-1] == weak.id
+        assert ids(service.search("zebra", kinds=["note"], limit=1, as_of=then)) == [early.id]
+
     def test_retired_rows_are_not_found(self, service: Service) -> None:
         """Retiring a row removes it from search; as of before the retire it is found."""
         v = service.write("decision", "Kafka topics", key="k")

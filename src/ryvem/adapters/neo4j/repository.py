@@ -4,9 +4,10 @@ The graph in Neo4j:
 
 * ``(:Version)`` — one node per node version, with the row's columns as properties (``data``
   as a JSON string) and the full-text field ``ft_text`` (its title, key and body's words,
-  folded), indexed by ``ryvem_text_all`` (as-of search). Keyed rows also carry ``ident`` (a
-  JSON ``[kind, key, scope]``). Current rows carry the ``:Current`` label, indexed by
-  ``ryvem_text`` (current search); closing a window removes the label. A uniqueness
+  folded), indexed by ``ryvem_text_all`` (every version: current search keeps its
+  ``:Current`` hits, as-of search the hits valid at its time — one Lucene index to update per
+  commit). Keyed rows also carry ``ident`` (a JSON ``[kind, key, scope]``). Current rows carry
+  the ``:Current`` label; closing a window removes the label. A uniqueness
   constraint on ``(:Current).ident`` makes the store refuse a second current row of one
   identity.
 * ``(:Entity {id})-[:EDGE {id, rel, data, valid_from, valid_to, cur}]->(:Entity {id})`` — edges
@@ -93,11 +94,13 @@ T = TypeVar("T")
 _LOAD_CHUNK = 5000
 _CONNECT_TIMEOUT_S = 5.0
 _INDEX_WAIT_S = 300
-_ANALYZER = "english"  # what schema_14_text / schema_15_text_all create
+_ANALYZER = "english"  # what schema_15_text_all creates
 _TEXT_FIELDS = ["ft_text"]
 _TITLE_WEIGHT = 4  # as SQLite's bm25(nodes_fts, 4.0, 2.0, 1.0)
 _KEY_WEIGHT = 2
 _RETRY_S = 30.0
+_SEARCH_FETCH = 4  # full-text hits fetched per hit wanted, before the filters (then x8)
+_SEARCH_FETCH_MIN = 50
 _POOL_SIZE = 100
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
@@ -548,8 +551,9 @@ class Neo4jRepository:
         """Connect, check the credentials, and create the schema if it is missing.
 
         ``pool_size`` caps the connections this process keeps (the driver's 100 if None). A
-        store from an older ryvem migrates here: a full-text index whose analyzer or fields
-        differ is dropped, every version's full-text fields are filled (reporting
+        store from an older ryvem migrates here: its current rows' full-text index
+        (``ryvem_text``) is dropped, an every-version index whose analyzer or fields differ is
+        dropped, every version's full-text fields are filled (reporting
         ``progress("search index", done, total)``), and the indexes are created and waited
         for until online.
         """
@@ -591,17 +595,20 @@ class Neo4jRepository:
     def _create_schema(self, progress: IndexProgress | None = None) -> None:
         """Create what is missing of the schema.
 
-        A full-text index that differs from what this ryvem creates (an older analyzer or
-        fields) is dropped first; when the every-version index is missing, the versions'
-        full-text fields are (re)filled before it is created.
+        An older ryvem's current-rows full-text index (``ryvem_text``) is dropped, as is an
+        every-version index that differs from what this ryvem creates (an older analyzer or
+        fields); when the every-version index is missing, the versions' full-text fields are
+        (re)filled before it is created.
         """
         found = {r["name"]: r for r in self._query("schema_names")}
-        text = found.get("ryvem_text")
+        if "ryvem_text" in found:  # the current rows' own index: search reads ryvem_text_all
+            self._query("drop_text_index", write=True)
+        text = found.get("ryvem_text_all")
         if text is not None and (
             text["analyzer"] != _ANALYZER or list(text["properties"] or []) != _TEXT_FIELDS
         ):
-            self._query("drop_text_index", write=True)
-            del found["ryvem_text"]
+            self._query("drop_text_all_index", write=True)
+            del found["ryvem_text_all"]
         if "ryvem_text_all" not in found:
             self._fill_text_fields(progress)
         missing = []
@@ -843,19 +850,26 @@ class Neo4jRepository:
                 )
                 for r in rows
             ]
-        if as_of is None and known_at is None:
-            rows = self._read("search_fulltext", query=lucene, **filters)
-        else:
-            rows = self._read(
-                "search_as_of", query=lucene, as_of=as_of, known_at=known_at, **filters
-            )
+        current = as_of is None and known_at is None
+        clocks = {} if current else {"as_of": as_of, "known_at": known_at}
+        # Lucene hands over its best k hits; ask again with a larger k until the top `limit`
+        # of the hits that pass the filters is exact (see search_fulltext).
+        k = max(_SEARCH_FETCH * limit, _SEARCH_FETCH_MIN)
+        while True:
+            answer = self._read("search_fulltext" if current else "search_as_of",
+                                query=lucene, k=k, **clocks, **filters)[0]
+            rows = answer["rows"]
+            if answer["fetched"] < k or limit < 1 or (
+                len(rows) >= limit and rows[-1][5] > answer["floor"]
+            ):
+                break
+            k *= 8
         return [
             SearchHit.model_construct(
-                id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
-                snippet=snippet(r["title"], r["body"] or "", query),
-                score=round(float(r["score"]), 6),
+                id=id, kind=kind, scope=sc, title=title,
+                snippet=snippet(title, body or "", query), score=round(float(score), 6),
             )
-            for r in rows
+            for id, kind, sc, title, body, score in rows
         ]
 
     # --- vectors (the StoresVectors capability) -------------------------------------------

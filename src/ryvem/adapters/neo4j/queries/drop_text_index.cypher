@@ -1,3 +1,4 @@
-// drop_text_index: drop the current rows' full-text index (its analyzer or fields are not
-// what schema_14_text creates: an older ryvem's); bootstrap recreates it. No parameters.
+// drop_text_index: drop the current rows' full-text index an older ryvem created (ryvem_text,
+// over :Current; current search now reads ryvem_text_all, every version, filtered to current
+// rows). No parameters.
 DROP INDEX ryvem_text IF EXISTS
