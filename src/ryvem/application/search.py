@@ -332,7 +332,8 @@ def linked_to(
     rank_of = {hit.id: i for i, hit in enumerate(seeds, 1)}
     score: dict[str, float] = {e: 1.0 / rank_of[v] for e, v in entity_of.items()}
     frontier = list(entity_of)
-    for side, near, far in (("out", 2, 3), ("in", 3, 2)):
+    sides: tuple[tuple[Literal["out", "in"], int, int], ...] = (("out", 2, 3), ("in", 3, 2))
+    for side, near, far in sides:
         edges = repo.expand(frontier, side, None, request.as_of, request.scope, request.known_at)
         for edge in edges:
             src, dst = edge[near], edge[far]
