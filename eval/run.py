@@ -410,6 +410,73 @@ def mode_semantic_variant(c: Corpus, *, window: int = 256, extra: str = "",
     return run
 
 
+def mode_semantic_centered(c: Corpus, *, floor: float = 0.0) -> Mode | str:
+    """The default model and chunks, every vector (chunks and question) minus the corpus's
+    mean chunk vector and normalised again: centering, a known remedy for "hub" vectors that
+    sit near every question (short template pages here)."""
+    slot = "centered"
+    if slot not in c.cache:
+        emb = _embedder(c)
+        if isinstance(emb, str):
+            return emb
+        import numpy as np
+
+        from ryvem.embedding.index import ExactIndex
+        owners, texts = [], []
+        for p in c.pages:
+            for piece in emb.chunk(f"{p.title}\n{p.body}"):
+                owners.append(p.key)
+                texts.append(piece)
+        vecs = _cached_embed(emb, texts)
+        mean = vecs.mean(axis=0)
+        centered = vecs - mean
+        centered /= np.linalg.norm(centered, axis=1, keepdims=True)
+        index = ExactIndex(emb.dim)
+        index.add(owners, centered.astype(np.float32))
+        c.cache[slot] = (emb, index, mean)
+    emb, index, mean = c.cache[slot]
+
+    def run(q: str, k: int = K) -> list[str]:
+        v = emb.embed([q])[0] - mean
+        return [o for o, s in index.search(v, k) if s >= floor]
+    return run
+
+
+def mode_semantic_short(c: Corpus, *, tokens: int = 32, power: float = 0.5) -> Mode | str:
+    """The default model and chunks, a chunk's cosine scaled by ``min(1, n / tokens) **
+    power`` where ``n`` is its length in tokens: very short pages (slash templates of a few
+    words) stop sitting near every question that shares one of their words."""
+    slot = "short-base"
+    if slot not in c.cache:
+        emb = _embedder(c)
+        if isinstance(emb, str):
+            return emb
+        import numpy as np
+        owners, texts = [], []
+        for p in c.pages:
+            for piece in emb.chunk(f"{p.title}\n{p.body}"):
+                owners.append(p.key)
+                texts.append(piece)
+        vecs = _cached_embed(emb, texts)
+        lengths = np.array([len(emb._raw.encode(t, add_special_tokens=False).ids)
+                            for t in texts], dtype=np.float32)
+        c.cache[slot] = (emb, owners, vecs, lengths)
+    emb, owners, vecs, lengths = c.cache[slot]
+    import numpy as np
+    factor = np.minimum(1.0, lengths / tokens) ** power
+
+    def run(q: str, k: int = K) -> list[str]:
+        scores = (vecs @ emb.embed([q])[0]) * factor
+        best: dict[str, float] = {}
+        for i in np.argsort(-scores):
+            if owners[i] not in best and scores[i] >= 0.2:
+                best[owners[i]] = float(scores[i])
+            if len(best) >= k:
+                break
+        return list(best)
+    return run
+
+
 class CachedEmbedder:
     """The default embedder with its vectors cached in ``.eval-cache/`` by text: the library
     path (queue, chunking, storage, search) is the real one; only recomputing is skipped."""
@@ -493,6 +560,10 @@ MODES: dict[str, Callable[[Corpus], Mode | str]] = {
                                                                     extra="name"),
     "hybrid-w128-name-prototype": _fused(mode_lexical, lambda c: mode_semantic_variant(
         c, window=128, extra="name")),
+    "semantic-centered-prototype": mode_semantic_centered,
+    "hybrid-centered-prototype": _fused(mode_lexical, mode_semantic_centered),
+    "semantic-short-prototype": mode_semantic_short,
+    "hybrid-short-prototype": _fused(mode_lexical, mode_semantic_short),
     "hybrid-fts5-key-prototype": _fused(lambda c: fts5_porter(c, with_key=True),
                                         lambda c: mode_semantic(c, with_key=True)),
 }

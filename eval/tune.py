@@ -34,6 +34,13 @@ def variants() -> dict[str, recall.Strategy]:
     for lw, sw in ((1.0, 0.5), (1.0, 0.75), (0.75, 1.0), (0.5, 1.0), (1.0, 1.5), (1.5, 1.0)):
         out[f"hybrid weights lexical {lw} semantic {sw}"] = dataclasses.replace(
             hybrid, weights=(("lexical", lw), ("semantic", sw)))
+    for tokens in (32, 64, 128):
+        for power in (0.5, 1.0):
+            out[f"hybrid short {tokens} power {power}"] = dataclasses.replace(
+                hybrid, short_tokens=tokens, short_power=power)
+            out[f"semantic short {tokens} power {power}"] = dataclasses.replace(
+                recall.STRATEGIES["semantic"], short_tokens=tokens, short_power=power)
+    out["semantic (as shipped)"] = recall.STRATEGIES["semantic"]
     for floor in (0.0, 0.1, 0.3):
         out[f"hybrid floor {floor}"] = dataclasses.replace(hybrid, min_similarity=floor)
     graph = recall.STRATEGIES["hybrid+graph"]
