@@ -70,9 +70,10 @@ FUSE_DEPTH = 20  # chosen on the tune split: recall@5 0.86 (10), 0.92 (20), 0.90
 # A semantic hit below this cosine is dropped: nearest neighbours always exist, and an
 # unrelated row (MiniLM: cosine under ~0.1) must not fill a list that no word matched.
 MIN_SIMILARITY = 0.2  # chosen on the tune split (0.25 lost a paraphrase, 0.0 kept noise)
-# Semantic scores of rows shorter than this many tokens are damped (``damp_short``): chosen
-# on the tune split (hybrid MRR@10 0.779 -> 0.797, recall@1 0.67 -> 0.71, recall@5 unchanged;
-# 32 and 64 gain, 128 loses a paraphrase).
+# ``damp_short``'s best length on the tune split (hybrid MRR@10 0.779 -> 0.797, recall@1
+# 0.67 -> 0.71, recall@5 unchanged; 32 and 64 gain, 128 loses a paraphrase). **Off in every
+# shipped strategy**: a memory's rows are often one-line notes ("Sessions live in Redis", 4
+# tokens), which it would push under the similarity floor; the gain is the docs corpus's.
 SHORT_TOKENS = 64
 BATCH = 16  # versions embedded per batch (one transaction stores a batch's vectors)
 Progress = Callable[[int, int], None]  # (done, total)
@@ -106,14 +107,14 @@ class Strategy:
 
 STRATEGIES: dict[str, Strategy] = {
     "lexical": Strategy("lexical", ("lexical",)),
-    "semantic": Strategy("semantic", ("semantic",), short_tokens=SHORT_TOKENS),
-    "hybrid": Strategy("hybrid", ("lexical", "semantic"), short_tokens=SHORT_TOKENS),
+    "semantic": Strategy("semantic", ("semantic",)),
+    "hybrid": Strategy("hybrid", ("lexical", "semantic")),
     # Graph distance as a third list (Graphiti's recipes fuse BM25, cosine and graph distance
     # the same way). A library recipe, not a face's mode: on the evaluation's tune split it
     # gained nothing over hybrid (docs/search.md, "Levers measured").
     "hybrid+graph": Strategy(
         "hybrid+graph", ("lexical", "semantic", "graph"), graph_seeds=10,
-        weights=(("graph", 0.5),), short_tokens=SHORT_TOKENS,
+        weights=(("graph", 0.5),),
     ),
 }
 
