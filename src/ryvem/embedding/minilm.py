@@ -55,7 +55,10 @@ class MiniLM:
     name = "all-MiniLM-L6-v2-int8"
     dim = 384
 
-    def __init__(self, *, threads: int = 0, verify: bool = True) -> None:
+    def __init__(self, *, threads: int = 0, verify: bool = True, window: int = MAX_TOKENS,
+                 overlap: int = OVERLAP) -> None:
+        self._window = min(window, MAX_TOKENS)
+        self._overlap = overlap
         self._threads = threads
         self._verify = verify
         self._lock = threading.Lock()
@@ -117,11 +120,11 @@ class MiniLM:
             return []
         self._load()
         offsets = self._raw.encode(text, add_special_tokens=False).offsets
-        width = MAX_TOKENS - 2
+        width = self._window - 2
         if len(offsets) <= width:
             return [text]
         pieces = []
-        step = width - OVERLAP
+        step = width - self._overlap
         for start in range(0, len(offsets), step):
             window = offsets[start : start + width]
             pieces.append(text[window[0][0] : window[-1][1]])

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from ryvem.application import search as recall
 from ryvem.application.service import Service
 from ryvem.domain.model import SearchHit
+from ryvem.domain.search import parse_search
 from ryvem.errors import InvalidInput
+from ryvem.ports import GraphRepository
 
 from .base import ContractBase
 
@@ -344,3 +347,36 @@ class SearchContract(ContractBase):
         service.write("decision", "Replaced", key="k")
         for word in ("école", "σοφία", "привет", "ÉCOLE"):
             assert ids(service.search(word, as_of=v1.valid_from)) == [v1.id], word
+
+    def test_graph_distance_lists_the_rows_linked_to_the_best_hits(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """The graph component ranks rows one edge from the top hits (links either way and
+        typed edges), the row linked to more and better seeds first; out-of-scope and
+        retired rows never appear; fused, a linked row no word matched is found and its
+        ranks say it came from the graph."""
+        service.write("page", "Cookie sessions", key="cookies", scope="global",
+                      body="Sessions live in signed cookies. See [[signing]] and [[rotation]].")
+        service.write("page", "Redis storage", key="storage", scope="global",
+                      body="Sessions were once in Redis. See [[signing]].")
+        service.write("page", "Key signing", key="signing", scope="global", body="HMAC keys.")
+        service.write("page", "Key rotation", key="rotation", scope="global", body="Monthly.")
+        service.write("page", "Elsewhere", key="elsewhere", scope=BOARD,
+                      body="Points at [[cookies]].")
+        service.write("page", "Audit", key="audit", scope="global", body="Logs.")
+        service.link("audit", "cookies", "depends-on", scope="global")
+        service.write("page", "Gone", key="gone", scope="global", body="[[cookies]]")
+        service.retire("gone", scope="global")
+        request = service.search_request("sessions", scope="global", limit=10)
+        seeds = service.repo.search(parse_search("sessions"), [], request.scope, 2, None)
+        assert [h.title for h in seeds] == ["Cookie sessions", "Redis storage"]
+        graph = [h.title for h in recall.linked_to(service.repo, seeds, request, 10)]
+        # Key signing is linked from both seeds (1 + 1/2); each seed counts itself.
+        assert graph[:2] == ["Key signing", "Cookie sessions"]
+        assert set(graph) == {"Cookie sessions", "Redis storage", "Key signing",
+                              "Key rotation", "Audit"}
+        strategy = recall.Strategy("lexical+graph", ("lexical", "graph"), graph_seeds=2)
+        fused = recall.run_strategy(strategy, service.repo, request, None)
+        signing = next(h for h in fused if h.hit.title == "Key signing")
+        assert signing.ranks["lexical"] is None and signing.ranks["graph"] == 1
+        assert fused[0].hit.title == "Cookie sessions"

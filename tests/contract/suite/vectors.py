@@ -7,6 +7,7 @@ import struct
 
 import pytest
 
+from ryvem.application import search as recall
 from ryvem.application.service import NewNode, Service
 from ryvem.application.session import Session
 from ryvem.domain.scopes import ScopeFilter, parse_scope_filter
@@ -48,6 +49,23 @@ def found(repo: GraphRepository, vector: bytes, *, kinds: tuple[str, ...] = (),
 
 
 class VectorsContract(ContractBase):
+    def test_a_very_short_row_is_damped_below_a_full_one_of_nearly_equal_meaning(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """damp_short scales a row's cosine by its length (a three-word template no longer
+        outranks a page that explains), and leaves rows of full length as they were."""
+        service.write("page", "Note", key="template", body="> note")
+        service.write("page", "Admonitions", key="admonitions",
+                      body=" ".join(["Admonitions are boxed notes that stand out."] * 12))
+        embed_all(repo, {"Note": [axis((0, 1.0))],
+                         "Admonitions": [axis((0, 0.9), (1, 0.1))]})
+        hits = store(repo).vector_search(MODEL, axis((0, 1.0)), [], ScopeFilter(), 10)
+        assert [h.title for h in hits] == ["Note", "Admonitions"]
+        damped = recall.damp_short(repo, hits, 64, 0.5)
+        assert [h.title for h in damped] == ["Admonitions", "Note"]
+        assert damped[0].score == pytest.approx(hits[1].score, abs=1e-5)
+        assert damped[1].score < hits[0].score / 3
+
     def test_a_new_current_row_waits_in_the_queue_until_its_vectors_are_stored(
         self, repo: GraphRepository, service: Service
     ) -> None:
