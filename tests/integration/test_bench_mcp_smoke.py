@@ -40,7 +40,7 @@ def test_the_mcp_section_reports_neo4j_against_sqlite_with_the_same_answers(
     assert section["checks"]["neo4j"]["search_hits"] > 0
     rows = [r for r in report["rows"] if r["section"] == "mcp"]
     assert [r["name"].split(":")[0] for r in rows] == [
-        "MCP memory_write", "MCP memory_search", "MCP memory_navigate"]
+        "MCP memory_write", "MCP memory_write", "MCP memory_search", "MCP memory_navigate"]
     for r in rows:
         assert (r["ryvem"]["label"], r["bound"]["label"]) == ("neo4j", "sqlite")
         assert r["target"] is not None and r["verdict"] in ("met", "MISSED")
