@@ -24,24 +24,27 @@ from ryvem.application.service import Service
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTIONS = ("import", "memory", "supersede", "search", "get", "traversal", "backlinks",
-            "as_of", "corpus", "recall", "neo4j", "export")
+            "as_of", "corpus", "recall", "neo4j", "mcp", "export")
 
 SCALES: dict[str, dict[str, Any]] = {
     "tiny": dict(n=500, mem_sizes=(200, 500), supersedes=100, queries=20, gets=200,
                  starts=10, deep_starts=5, cte_starts=5, naive_starts=3, cte_cap_s=0.5,
                  backlink_sizes=(200, 1000), backlink_reps=20, scan_reps=2,
                  neo4j_n=300, neo4j_dense_n=200, export_n=300, export_sizes=(300,),
-                 browser_seconds=1.0, corpus_pages=20),
+                 browser_seconds=1.0, corpus_pages=20,
+                 mcp_n=300, mcp_supersedes=50, mcp_queries=20, mcp_starts=10),
     "small": dict(n=10_000, mem_sizes=(2_000, 10_000), supersedes=1_000, queries=100,
                   gets=2_000, starts=100, deep_starts=20, cte_starts=20, naive_starts=5,
                   cte_cap_s=2.0, backlink_sizes=(200, 10_000), backlink_reps=200, scan_reps=5,
                   neo4j_n=2_000, neo4j_dense_n=1_000, export_n=10_000,
-                  export_sizes=(10_000,), browser_seconds=5.0, corpus_pages=60),
+                  export_sizes=(10_000,), browser_seconds=5.0, corpus_pages=60,
+                  mcp_n=2_500, mcp_supersedes=300, mcp_queries=100, mcp_starts=30),
     "full": dict(n=100_000, mem_sizes=(5_000, 25_000), supersedes=2_000, queries=100,
                  gets=2_000, starts=100, deep_starts=5, cte_starts=5, naive_starts=5,
                  cte_cap_s=2.0, backlink_sizes=(200, 10_000), backlink_reps=200,
                  scan_reps=5, neo4j_n=5_000, neo4j_dense_n=2_000, export_n=10_000,
-                 export_sizes=(10_000, 100_000), browser_seconds=5.0),
+                 export_sizes=(10_000, 100_000), browser_seconds=5.0,
+                 mcp_n=2_500, mcp_supersedes=300, mcp_queries=100, mcp_starts=30),
 }
 
 
@@ -220,6 +223,13 @@ def main(argv: list[str] | None = None) -> int:
 
         return neo4j_suite.run(tmp, cfg)
 
+    def do_mcp() -> tuple[list[Row], dict[str, Any]]:
+        if args.no_neo4j:
+            raise Skip("--no-neo4j")
+        from bench import mcp_faces
+
+        return mcp_faces.run(tmp, cfg)
+
     def do_export() -> tuple[list[Row], dict[str, Any]]:
         from bench import export_suite
 
@@ -240,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     if "svc" in state:
         state["svc"].repo.close()
     section("neo4j", do_neo4j)
+    section("mcp", do_mcp)
     section("export", do_export)
 
     total_s = time.perf_counter() - t_start

@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SQLITE_SECTIONS = ("import", "memory", "supersede", "search", "get", "traversal", "backlinks",
                    "as_of", "export")
-ALL_SECTIONS = (*SQLITE_SECTIONS, "corpus", "neo4j")
+ALL_SECTIONS = (*SQLITE_SECTIONS, "corpus", "neo4j", "mcp")
 
 
 def test_bench_tiny_scale_writes_a_complete_report(tmp_path: Path) -> None:
@@ -37,6 +37,7 @@ def test_bench_tiny_scale_writes_a_complete_report(tmp_path: Path) -> None:
     for name in SQLITE_SECTIONS:
         assert report["sections"][name]["status"] == "ok", (name, report["sections"][name])
     assert report["sections"]["neo4j"]["status"] == "skipped"
+    assert report["sections"]["mcp"]["status"] == "skipped"
     assert report["sections"]["corpus"]["status"] in ("ok", "skipped")
 
     rows = report["rows"]
