@@ -272,6 +272,17 @@ def _cached_embed(embedder: Any, texts: Sequence[str]) -> Any:
     return np.stack([have[k] for k in keys]) if keys else np.zeros((0, embedder.dim))
 
 
+def _chunked(c: Corpus, emb: Any) -> tuple[list[str], list[str]]:
+    """Every page's chunks by ``emb`` (title and body), with the page each comes from."""
+    owners: list[str] = []
+    texts: list[str] = []
+    for p in c.pages:
+        for piece in emb.chunk(f"{p.title}\n{p.body}"):
+            owners.append(p.key)
+            texts.append(piece)
+    return owners, texts
+
+
 def semantic_index(c: Corpus, *, with_key: bool = False) -> Any:
     """(embedder, ExactIndex over title+body chunks) or a reason string; ``with_key`` heads
     every chunk with the page's key (its name), a contextual chunk header."""
@@ -362,11 +373,7 @@ def mode_semantic_e5(c: Corpus, variant: str = "original") -> Mode | str:
             return base
         from ryvem.embedding.index import ExactIndex
         emb = E5Prototype(base, variant)
-        owners, texts = [], []
-        for p in c.pages:
-            for piece in emb.chunk(f"{p.title}\n{p.body}"):
-                owners.append(p.key)
-                texts.append(piece)
+        owners, texts = _chunked(c, emb)
         index = ExactIndex(emb.dim)
         index.add(owners, _cached_embed(emb, texts))
         c.cache[slot] = (emb, index)
@@ -422,11 +429,7 @@ def mode_semantic_centered(c: Corpus, *, floor: float = 0.0) -> Mode | str:
         import numpy as np
 
         from ryvem.embedding.index import ExactIndex
-        owners, texts = [], []
-        for p in c.pages:
-            for piece in emb.chunk(f"{p.title}\n{p.body}"):
-                owners.append(p.key)
-                texts.append(piece)
+        owners, texts = _chunked(c, emb)
         vecs = _cached_embed(emb, texts)
         mean = vecs.mean(axis=0)
         centered = vecs - mean
@@ -452,11 +455,7 @@ def mode_semantic_short(c: Corpus, *, tokens: int = 32, power: float = 0.5) -> M
         if isinstance(emb, str):
             return emb
         import numpy as np
-        owners, texts = [], []
-        for p in c.pages:
-            for piece in emb.chunk(f"{p.title}\n{p.body}"):
-                owners.append(p.key)
-                texts.append(piece)
+        owners, texts = _chunked(c, emb)
         vecs = _cached_embed(emb, texts)
         lengths = np.array([len(emb._raw.encode(t, add_special_tokens=False).ids)
                             for t in texts], dtype=np.float32)
