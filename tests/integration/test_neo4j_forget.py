@@ -10,6 +10,7 @@ from neo4j import RoutingControl
 
 from ryvem.adapters.neo4j import Neo4jRepository
 from ryvem.application.service import Service
+from ryvem.domain.links import normalize, tail
 
 SECRET = "xoxb-Slack-77aa66bb55cc44dd"
 SCAN = """
@@ -71,3 +72,41 @@ def test_a_purge_leaves_no_property_of_the_node_but_its_skeleton(neo: Neo4jRepos
     assert holding(neo, "Launch codes") == []
     assert holding(neo, "moved") == []
     assert [v.title for v in svc.history("task/launch")] == ["[purged]", "[purged]"]
+
+
+def tail_counts(neo: Neo4jRepository, tails: list[str]) -> dict[str, int]:
+    """The write count a planned write reads for each last segment (``write_context``): what
+    ``apply_plan`` later checks did not move."""
+
+    def read(tx: Any) -> dict[str, int]:
+        tx.write_context([], [], tails)
+        return dict(tx._tail_writes)
+
+    return neo.write(read)
+
+
+def test_a_redaction_moves_each_link_tail_it_changes_and_a_deleted_one_never_counts_back(
+    neo: Neo4jRepository,
+) -> None:
+    """A write planned on what a link target's last segment resolved to before a redaction
+    must re-plan, so the redaction moves the count of every segment it drops or re-targets;
+    a segment it deletes (no version targets it any more) and that a later write brings back
+    starts above every count read before (the store's tail epoch), never at the old count
+    again (the ABA case: "nothing moved" while a redaction and a write went by)."""
+    svc = Service(neo)
+    svc.write("page", "Vault", key="vault", body=f"see [[keys/{SECRET}]] and [[other]]")
+    svc.write("page", "Keys", key="keys", body=f"also [[keys/{SECRET}]]")
+    gone = tail(normalize(f"keys/{SECRET}"))
+    fresh = tail(normalize(f"keys/{SECRET.replace(SECRET, '[redacted]')}"))
+    never = "no-page-links-here"
+    before = tail_counts(neo, [gone, fresh, never])
+    svc.redact(SECRET, reason="rotate it")
+    after = tail_counts(neo, [gone, fresh, never])
+    assert after[gone] > before[gone]  # deleted: counts as the raised epoch
+    assert after[fresh] > before[fresh]  # the redacted target's segment, now targeted
+    assert after[never] > before[never]  # an absent segment counts as the epoch too
+    assert holding(neo, SECRET) == []
+    # The secret pasted again: its segment comes back above every count read before.
+    svc.write("page", "Again", key="again", body=f"[[keys/{SECRET}]]")
+    back = tail_counts(neo, [gone])
+    assert back[gone] > after[gone] > before[gone]

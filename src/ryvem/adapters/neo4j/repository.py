@@ -106,6 +106,10 @@ _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/s
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
 _FIELDS = {"node_fields": list(NODE_FIELDS), "head_fields": list(HEAD_FIELDS)}
+TAIL_EPOCH = "\x00epoch"
+"""The reserved ``Tail`` name whose write count is the store's tail epoch: what a last segment
+with no ``Tail`` node counts as. No link target can name it (a text holds no NUL); a
+forgetting that deletes tails raises it above their counts (``forget_drop_tails``)."""
 """Passed to every query: the projections ``[f IN $node_fields | n[f]]`` read them."""
 
 
@@ -318,6 +322,7 @@ class _Tx(WriteTx, AppliesPlans):
         by_ident = {_ident(i): i for i in identities}
         row = self._once("write_context", {
             **_FIELDS,
+            "tail_epoch": TAIL_EPOCH,
             "idents": sorted(by_ident),
             "key_tails": [{"ident": _ident(i), "tail": t} for i, t in key_tails],
             "tails": sorted(set(tails)),
@@ -360,6 +365,7 @@ class _Tx(WriteTx, AppliesPlans):
                 {"id": i, "at": at, "recorded_at": rec} for i, at, rec in plan.edge_closes
             ],
             "tail_expect": [{"tail": t, "writes": n} for t, n in sorted(self._tail_writes.items())],
+            "tail_epoch": TAIL_EPOCH,
         }
         alone = self.tx is None
         rows = self._once("apply_plan", params)
@@ -505,13 +511,13 @@ class _ForgetTx(ForgetTx):
             }
             for r in rewrites
         ]
-        done = self._run("forget_rewrite_versions", rows=rows)
+        done = self._run("forget_rewrite_versions", rows=rows, tail_epoch=TAIL_EPOCH)
         missing = {r.id for r in rewrites} - {d["id"] for d in done}
         if missing:
             raise errors.NotFound(f"no version {sorted(missing)[0]}; nothing was rewritten")
         dropped = sorted({t for d in done for t in d["dropped"]})
         if dropped:
-            self._run("forget_drop_tails", tails=dropped)
+            self._run("forget_drop_tails", tails=dropped, tail_epoch=TAIL_EPOCH)
 
     def rewrite_edges(self, rewrites: Sequence[tuple[str, dict[str, Any]]]) -> None:
         if rewrites:

@@ -17,7 +17,7 @@
 // {id, props, tails}), $ends (sorted endpoint entity ids), $edges (list of
 // {id, rel, src, dst, data, valid_from, valid_to, recorded_at,
 // closure_recorded_at, cur}), $edge_closes (list of {id, at, recorded_at}),
-// $tail_expect (list of {tail, writes}, sorted by tail).
+// $tail_expect (list of {tail, writes}, sorted by tail), $tail_epoch (as in write_context).
 CALL () {
   UNWIND $idents AS ident
   MERGE (l:IdentityLock {ident: ident})
@@ -36,9 +36,11 @@ CALL () {
   REMOVE e.lock
 }
 CALL () {
+  OPTIONAL MATCH (g:Tail {tail: $tail_epoch})
+  WITH coalesce(g.writes, 0) AS epoch
   UNWIND $tail_expect AS te
   MERGE (x:Tail {tail: te.tail})
-  SET x.writes = coalesce(x.writes, 0) + 1
+  SET x.writes = coalesce(x.writes, epoch) + 1
 }
 CALL () {
   UNWIND $tail_expect AS te

@@ -9,12 +9,16 @@
 // it: apply_plan applies only if none moved (a page and its link target written at the same
 // moment each see the other, or one re-plans).
 // Parameters: $node_fields (the domain model's field names, in order), $idents (list of JSON
-// [kind, key, scope]), $key_tails (list of {ident, tail}), $tails (list of last segments).
+// [kind, key, scope]), $key_tails (list of {ident, tail}), $tails (list of last segments),
+// $tail_epoch (the reserved tail holding the store's tail epoch: a segment with no Tail node
+// counts as the epoch, see forget_drop_tails).
 CALL () {
+  OPTIONAL MATCH (g:Tail {tail: $tail_epoch})
+  WITH coalesce(g.writes, 0) AS epoch
   UNWIND $tails + [kt IN $key_tails | kt.tail] AS t
-  WITH DISTINCT t
+  WITH DISTINCT t, epoch
   OPTIONAL MATCH (x:Tail {tail: t})
-  RETURN collect([t, coalesce(x.writes, 0)]) AS tail_writes
+  RETURN collect([t, coalesce(x.writes, epoch)]) AS tail_writes
 }
 CALL (tail_writes) {
   UNWIND $idents AS ident
