@@ -283,6 +283,16 @@ def _chunked(c: Corpus, emb: Any) -> tuple[list[str], list[str]]:
     return owners, texts
 
 
+def _default_vectors(c: Corpus) -> tuple[Any, list[str], list[str], Any] | str:
+    """The default model's chunks of every page, embedded (cached): (model, owners, texts,
+    vectors), or why there is no model."""
+    emb = _embedder(c)
+    if isinstance(emb, str):
+        return emb
+    owners, texts = _chunked(c, emb)
+    return emb, owners, texts, _cached_embed(emb, texts)
+
+
 def semantic_index(c: Corpus, *, with_key: bool = False) -> Any:
     """(embedder, ExactIndex over title+body chunks) or a reason string; ``with_key`` heads
     every chunk with the page's key (its name), a contextual chunk header."""
@@ -423,14 +433,13 @@ def mode_semantic_centered(c: Corpus, *, floor: float = 0.0) -> Mode | str:
     sit near every question (short template pages here)."""
     slot = "centered"
     if slot not in c.cache:
-        emb = _embedder(c)
-        if isinstance(emb, str):
-            return emb
+        got = _default_vectors(c)
+        if isinstance(got, str):
+            return got
         import numpy as np
 
         from ryvem.embedding.index import ExactIndex
-        owners, texts = _chunked(c, emb)
-        vecs = _cached_embed(emb, texts)
+        emb, owners, _, vecs = got
         mean = vecs.mean(axis=0)
         centered = vecs - mean
         centered /= np.linalg.norm(centered, axis=1, keepdims=True)
@@ -451,12 +460,11 @@ def mode_semantic_short(c: Corpus, *, tokens: int = 32, power: float = 0.5) -> M
     words) stop sitting near every question that shares one of their words."""
     slot = "short-base"
     if slot not in c.cache:
-        emb = _embedder(c)
-        if isinstance(emb, str):
-            return emb
+        got = _default_vectors(c)
+        if isinstance(got, str):
+            return got
         import numpy as np
-        owners, texts = _chunked(c, emb)
-        vecs = _cached_embed(emb, texts)
+        emb, owners, texts, vecs = got
         lengths = np.array([len(emb._raw.encode(t, add_special_tokens=False).ids)
                             for t in texts], dtype=np.float32)
         c.cache[slot] = (emb, owners, vecs, lengths)
