@@ -323,6 +323,11 @@ class Service:
                 floor = max(floor or 0, moved.valid_from)
                 prev = moved
                 moved_tails.add(tail(normalize(moved.key or "")))
+            elif prev is not None and not prev.is_current and prev.superseded_by is not None:
+                # The key's node was renamed away (its newest version here was superseded under
+                # another key): this write starts a new node at the key, after the moved one's
+                # time here, instead of reviving a version that already has a successor.
+                prev = None
             if (
                 not renaming
                 and prev is not None

@@ -517,6 +517,36 @@ class NodesContract(ContractBase):
         [r2] = service.write_many([service.prepare("page", "M", key="m", renamed_from="nope")])
         assert r2.outcome == "created"
 
+    def test_writing_a_key_a_rename_moved_away_from_starts_a_new_node_there(
+        self, service: Service, repo: GraphRepository
+    ) -> None:
+        """After notes/plan is renamed to archive/plan, writing notes/plan again (a vault's new
+        page at the old path) creates a second node there: the moved node keeps its own key
+        and history, links to the old key resolve to the new node, and the old key's past
+        still reads the moved node's first version."""
+        v1 = service.write("page", "Plan", key="notes/plan", body="first")
+        service.write("page", "Fan", key="fan", body="see [[notes/plan]]")
+        [moved] = service.write_many([
+            service.prepare("page", "Plan", key="archive/plan", body="moved",
+                            renamed_from="notes/plan"),
+        ])
+        [fresh] = service.write_many([service.prepare("page", "New plan", key="notes/plan")])
+        assert fresh.outcome == "created"
+        new = fresh.version
+        assert new.entity not in (v1.entity, new.supersedes) and new.supersedes is None
+        assert new.valid_from >= moved.version.valid_from
+        assert service.get("page/notes/plan").id == new.id
+        assert service.get("page/archive/plan").id == moved.version.id
+        assert [v.key for v in service.history("page/archive/plan")] == [
+            "notes/plan", "archive/plan",
+        ]
+        assert [v.id for v in service.history("page/notes/plan")] == [new.id]
+        assert service.get("page/notes/plan", as_of=moved.version.valid_from - 1).id == v1.id
+        assert [s.dst.id for s in service.traverse("page/fan")] == [new.id]
+        # Writing it again supersedes the new node, as any key does.
+        again = service.write("page", "New plan", key="notes/plan", body="second")
+        assert (again.entity, again.supersedes) == (new.entity, new.id)
+
     def test_a_dated_rename_starts_after_the_old_keys_latest_valid_time(
         self, service: Service
     ) -> None:
