@@ -13,9 +13,8 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from tests.backends import connect_neo4j
-from tests.conftest import Neo4jServer
 
+from backends import Neo4jServer, connect_neo4j
 from ryvem.adapters.neo4j import Neo4jRepository
 from ryvem.adapters.neo4j import repository as adapter
 from ryvem.application.service import Service
@@ -67,6 +66,22 @@ def test_a_second_write_of_one_key_sends_only_the_guarded_apply(
     assert sent == ["apply_plan", "apply_plan"]
     assert chain_titles(neo, "decision", "k") == ["One", "Two", "Three"]
     assert third.supersedes is not None and third.is_current
+
+
+def test_a_batch_that_wrote_a_key_drops_what_this_process_kept_for_it(
+    neo: Neo4jRepository, sent: list[str]
+) -> None:
+    """A batch keeps no context of its own (too many identities) but still drops the ones it
+    made stale, so the next write of one of its keys reads once instead of failing first."""
+    svc = Service(neo)
+    svc.write("decision", "One", key="k")
+    svc.write("decision", "Two", key="k")
+    svc.write_many([svc.prepare("decision", "Batch", key="k")]
+                   + [svc.prepare("page", f"P{i}", key=f"p{i}") for i in range(12)])
+    sent.clear()
+    svc.write("decision", "Three", key="k")
+    assert sent == ["write_context", "apply_plan"]
+    assert chain_titles(neo, "decision", "k") == ["One", "Two", "Batch", "Three"]
 
 
 def test_a_write_after_another_process_superseded_the_key_re_plans_on_its_version(

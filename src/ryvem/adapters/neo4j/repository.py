@@ -296,6 +296,8 @@ class _Contexts:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._kept: OrderedDict[_ContextKey, _Kept] = OrderedDict()
+        self._by_ident: dict[Identity, set[_ContextKey]] = {}
+        self._by_tail: dict[str, set[_ContextKey]] = {}
 
     def get(self, key: _ContextKey) -> _Kept | None:
         with self._lock:
@@ -304,26 +306,55 @@ class _Contexts:
                 self._kept.move_to_end(key)
             return kept
 
+    def _drop(self, key: _ContextKey) -> None:
+        kept = self._kept.pop(key, None)
+        if kept is None:
+            return
+        for i in kept.context.identities:
+            self._unindex(self._by_ident, i, key)
+        for t in kept.tail_writes:
+            self._unindex(self._by_tail, t, key)
+
+    @staticmethod
+    def _unindex(index: dict[Any, set[_ContextKey]], at: Any, key: _ContextKey) -> None:
+        keys = index.get(at)
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del index[at]
+
     def drop(self, key: _ContextKey) -> None:
         with self._lock:
-            self._kept.pop(key, None)
+            self._drop(key)
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
+            self._by_ident.clear()
+            self._by_tail.clear()
 
-    def put(self, key: _ContextKey, kept: _Kept | None, moved: set[str],
-            idents: set[Identity]) -> None:
+    def put(self, key: _ContextKey | None, kept: _Kept | None, moved: Iterable[str],
+            idents: Iterable[Identity]) -> None:
         """Keep ``kept`` under ``key`` (None: keep nothing), and drop every entry that read one
         of these identities or tail counts (this write moved them: its guard would fail)."""
         with self._lock:
-            for k in [k for k, v in self._kept.items()
-                      if v.context.identities & idents or moved.intersection(v.tail_writes)]:
-                del self._kept[k]
-            if kept is not None:
-                self._kept[key] = kept
-                while len(self._kept) > _CONTEXTS:
-                    self._kept.popitem(last=False)
+            stale: set[_ContextKey] = set()
+            for i in idents:
+                stale |= self._by_ident.get(i, set())
+            for t in moved:
+                stale |= self._by_tail.get(t, set())
+            for k in stale:
+                self._drop(k)
+            if key is None or kept is None:
+                return
+            self._drop(key)
+            self._kept[key] = kept
+            for i in kept.context.identities:
+                self._by_ident.setdefault(i, set()).add(key)
+            for t in kept.tail_writes:
+                self._by_tail.setdefault(t, set()).add(key)
+            while len(self._kept) > _CONTEXTS:
+                self._drop(next(iter(self._kept)))
 
 
 def _after(kept: _Kept, key: _ContextKey, plan: WritePlan) -> _Kept | None:
@@ -409,7 +440,8 @@ class _Tx(WriteTx, AppliesPlans):
         self.optimistic = False  # the plan runs on a kept context, not on one read now
         self._planned = False  # a plan was applied (alone or in self.tx)
         self._next: _Kept | None = None  # the context after this write, to keep on commit
-        self._moved: set[str] = set()
+        self._moved: set[str] = set()  # the tail counts the applied plan moved
+        self._idents: list[Identity] = []  # the identities it wrote
 
     def _sess(self) -> Session:
         if self._session is None:
@@ -440,9 +472,8 @@ class _Tx(WriteTx, AppliesPlans):
             raise _Stale()
         if self.tx is not None:
             self.tx.commit()
-        if self._planned and self._key is not None:
-            self._repo._contexts.put(self._key, self._next, self._moved,
-                                     set(self._key[0]))
+        if self._planned:  # what it moved goes from every kept context; its own stays
+            self._repo._contexts.put(self._key, self._next, self._moved, self._idents)
 
     def forget_kept(self) -> None:
         """Drop the kept context this write planned on (it was stale or not covered)."""
@@ -543,6 +574,7 @@ class _Tx(WriteTx, AppliesPlans):
             raise _Stale()
         self._planned = True
         self._moved = set(self._tail_writes)
+        self._idents = list(plan.expect)
         if self._key is not None and self._read is not None:
             self._next = _after(self._read, self._key, plan)
 
