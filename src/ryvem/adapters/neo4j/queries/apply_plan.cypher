@@ -58,6 +58,11 @@ CALL () {
 CALL () {
   UNWIND $expect AS x
   CALL (x) {
+    MATCH (n:Current {ident: x.ident})  // a current version is the newest: one index seek
+    RETURN n.id AS latest
+    UNION
+    WITH x
+    WHERE NOT EXISTS { MATCH (:Current {ident: x.ident}) }
     OPTIONAL MATCH (n:Version {ident: x.ident})
     RETURN n.id AS latest
     ORDER BY n.valid_from DESC

@@ -27,6 +27,11 @@ CALL (epoch) {
 CALL (tail_writes) {
   UNWIND $idents AS ident
   CALL (ident) {
+    MATCH (n:Current {ident: ident})  // a current version is the newest: one index seek
+    RETURN n
+    UNION
+    WITH ident
+    WHERE NOT EXISTS { MATCH (:Current {ident: ident}) }
     MATCH (n:Version {ident: ident})
     RETURN n
     ORDER BY n.valid_from DESC
