@@ -136,6 +136,28 @@ def test_a_key_retired_elsewhere_between_two_writes_is_revived_not_superseded(
     assert reread.superseded_by == result.version.id
 
 
+def test_a_link_target_retired_elsewhere_is_not_linked_from_a_kept_context(
+    neo: Neo4jRepository, other: Neo4jRepository
+) -> None:
+    """The kept context lists both pages ending in ``t`` as link candidates; another process
+    retires one; a write that now links to it must see it is gone (the retirement moves the
+    count of its key's last segment, which the write's guard checks) and link nothing."""
+    mine, theirs = Service(neo), Service(other)
+    theirs.write("page", "A", key="a/t")
+    gone = theirs.write("page", "B", key="b/t")
+    mine.write("page", "Src", key="src", body="see [[a/t]]")
+    mine.write("page", "Src", key="src", body="see [[a/t]] again")
+    theirs.retire("page/b/t", reason="moved")
+    mine.write("page", "Src", key="src", body="see [[b/t]] now")
+    src = neo.latest_of_identity(("page", "src", "global"))
+    assert src is not None
+    links = [e for batch in neo.iter_edges() for e in batch
+             if e.rel == LINKS and e.src == src.entity and e.valid_to is None]
+    assert links == []
+    assert all(e.dst != gone.entity for batch in neo.iter_edges() for e in batch
+               if e.rel == LINKS and e.valid_to is None)
+
+
 def test_text_redacted_elsewhere_between_two_writes_never_comes_back_from_a_kept_context(
     neo: Neo4jRepository, other: Neo4jRepository
 ) -> None:

@@ -600,7 +600,7 @@ class _Tx(WriteTx, AppliesPlans):
              "superseded_by": c.superseded_by, "retired_reason": c.retired_reason}
             for c in closes
         ]
-        closed = {r["id"] for r in self._run("close_versions", rows=rows)}
+        closed = {r["id"] for r in self._run("close_versions", rows=rows, tail_epoch=TAIL_EPOCH)}
         for c in closes:
             if c.id not in closed:
                 raise errors.Conflict(f"version {c.id} is no longer current")
