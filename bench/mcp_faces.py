@@ -110,6 +110,8 @@ async def _session(command: str, cwd: Path, env: dict[str, str], log: Path
 def serve(portal: Any, name: str, cwd: Path, env: dict[str, str]) -> Iterator[McpServer]:
     """A ``ryvem-mcp`` subprocess for the life of the block (stderr in ``cwd``)."""
     base = {"HOME": str(cwd), "RYVEM_EMBEDDING": "off", "PATH": os.environ.get("PATH", "")}
+    if os.environ.get("PYTHONPATH"):  # the servers run the code the bench runs (before/after)
+        base["PYTHONPATH"] = os.environ["PYTHONPATH"]
     cm = _session(_ryvem_mcp(), cwd, {**base, **env}, cwd / f"{name}-server.log")
     with portal.wrap_async_context_manager(cm) as session:
         yield McpServer(portal, session, name)

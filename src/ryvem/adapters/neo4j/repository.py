@@ -35,8 +35,11 @@ import json
 import random
 import re
 import struct
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from neo4j import (
@@ -59,6 +62,7 @@ from ryvem.domain.model import (
     EDGE_FIELDS,
     HEAD_FIELDS,
     JSON_FIELDS,
+    LINKS,
     NODE_FIELDS,
     AuditEntry,
     Edge,
@@ -102,6 +106,8 @@ _RETRY_S = 30.0
 _SEARCH_FETCH = 4  # full-text hits fetched per hit wanted, before the filters (then x8)
 _SEARCH_FETCH_MIN = 50
 _POOL_SIZE = 100
+_CONTEXTS = 512  # write contexts a repository keeps (see _Contexts)
+_CONTEXT_IDENTS = 8  # a write of more identities (a batch) keeps none
 _WORD = re.compile(r"[^\W_]+")  # the search parser's notion of a word (domain/search.py)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _SCHEMA_NAME = re.compile(r"\b(?:CONSTRAINT|INDEX)\s+(\w+)\s+IF NOT EXISTS")
@@ -261,6 +267,156 @@ class _Stale(Exception):
     """A planned write found what it read changed under it: re-run it from its reads."""
 
 
+_ContextKey = tuple[tuple[Identity, ...], tuple[tuple[Identity, str], ...], tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A write context as ``write_context`` would read it now if no one else wrote since,
+    with what ``apply_plan`` checks it against: the tail counts and the tail epoch."""
+
+    context: WriteContext
+    tail_writes: dict[str, int]
+    epoch: int
+
+
+class _Contexts:
+    """The write contexts the last writes of this repository left behind, by what
+    ``write_context`` was asked (identities, key tails, link tails); at most ``_CONTEXTS``.
+
+    After a plan applies, the context a write of the same identities and link tails would read
+    next is known without asking the server: each identity's newest version is the one the
+    plan wrote, its tail counts are one higher, the candidates and ``links`` edges are the old
+    ones with the plan's changes. The next such write plans against it and sends only
+    ``apply_plan``, whose guard decides (``_Tx.apply``); when the guard fails, or the plan is
+    one the guard does not cover whole, the entry goes and the write re-reads. So an entry only
+    decides how many round trips a write takes, never what it writes.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[_ContextKey, _Kept] = OrderedDict()
+        self._by_ident: dict[Identity, set[_ContextKey]] = {}
+        self._by_tail: dict[str, set[_ContextKey]] = {}
+
+    def get(self, key: _ContextKey) -> _Kept | None:
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+            return kept
+
+    def _drop(self, key: _ContextKey) -> None:
+        kept = self._kept.pop(key, None)
+        if kept is None:
+            return
+        for i in kept.context.identities:
+            self._unindex(self._by_ident, i, key)
+        for t in kept.tail_writes:
+            self._unindex(self._by_tail, t, key)
+
+    @staticmethod
+    def _unindex(index: dict[Any, set[_ContextKey]], at: Any, key: _ContextKey) -> None:
+        keys = index.get(at)
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del index[at]
+
+    def drop(self, key: _ContextKey) -> None:
+        with self._lock:
+            self._drop(key)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._by_ident.clear()
+            self._by_tail.clear()
+
+    def put(self, key: _ContextKey | None, kept: _Kept | None, moved: Iterable[str],
+            idents: Iterable[Identity]) -> None:
+        """Keep ``kept`` under ``key`` (None: keep nothing), and drop every entry that read one
+        of these identities or tail counts (this write moved them: its guard would fail)."""
+        with self._lock:
+            stale: set[_ContextKey] = set()
+            for i in idents:
+                stale |= self._by_ident.get(i, set())
+            for t in moved:
+                stale |= self._by_tail.get(t, set())
+            for k in stale:
+                self._drop(k)
+            if key is None or kept is None:
+                return
+            self._drop(key)
+            self._kept[key] = kept
+            for i in kept.context.identities:
+                self._by_ident.setdefault(i, set()).add(key)
+            for t in kept.tail_writes:
+                self._by_tail.setdefault(t, set()).add(key)
+            while len(self._kept) > _CONTEXTS:
+                self._drop(next(iter(self._kept)))
+
+
+def _after(kept: _Kept, key: _ContextKey, plan: WritePlan) -> _Kept | None:
+    """The context ``write_context`` would read for ``key`` right after ``plan`` applied on
+    ``kept`` (nothing else written), or None when the plan is not of the shape this derives:
+    every identity read now has a current version the plan wrote (a supersede or a new key; a
+    rename or a retired key re-reads)."""
+    idents, key_tails, tails = key
+    ctx = kept.context
+    latest: dict[Identity, NodeVersion] = {}
+    for v in plan.versions:
+        if v.key is not None and v.valid_to is None:
+            latest[(v.kind, v.key, v.scope)] = v
+    if not all(i in latest for i in idents) or plan.revives:
+        return None
+    by_id = {v.id: v for v in ctx.latest.values()}
+    if any(c.id not in by_id for c in plan.closes):
+        return None
+    entities = {latest[i].entity for i in idents}
+    minted = {v.id for v in plan.versions}
+    if not entities <= ctx.edge_sources | minted:
+        return None
+    touched = {v.entity for v in plan.versions} | {by_id[c.id].entity for c in plan.closes}
+    wanted = set(tails)
+    candidates = [c for c in ctx.candidates
+                  if tail(c.norm) in wanted and c.entity not in touched]
+    candidates += [Candidate(v.entity, v.kind, v.key, v.scope) for v in latest.values()
+                   if v.key is not None and tail(normalize(v.key)) in wanted]
+    closed_edges = {i for i, _, _ in plan.edge_closes}
+    edges = [e for e in ctx.link_edges if e.src in entities and e.id not in closed_edges]
+    edges += [e for e in plan.edges
+              if e.rel == LINKS and e.valid_to is None and e.src in entities]
+    read = wanted | {t for _, t in key_tails}
+    if not read <= kept.tail_writes.keys():
+        return None
+    return _Kept(
+        WriteContext(
+            latest={i: latest[i] for i in idents},
+            identities=frozenset(idents),
+            sources=[],
+            source_tails=frozenset(),
+            candidates=candidates,
+            candidate_tails=frozenset(wanted),
+            link_edges=edges,
+            edge_sources=frozenset(entities),
+        ),
+        {t: kept.tail_writes[t] + 1 for t in read},
+        kept.epoch,
+    )
+
+
+def _guarded(plan: WritePlan) -> bool:
+    """Whether ``apply_plan``'s guard covers everything a plan on a kept context used: every
+    identity it read had a newest version and the plan closes it (so the guard checks it is
+    still the newest, still current, and locks it). Anything else — a new key, a revival, a
+    rename onto a retired key, "unchanged" in a batch — re-plans on a context read now."""
+    closed = {c.id for c in plan.closes}
+    return not plan.revives and all(
+        v is not None and v in closed for v in plan.expect.values()
+    )
+
+
 class _Tx(WriteTx, AppliesPlans):
     """``WriteTx`` for one write on a Neo4j server.
 
@@ -271,12 +427,21 @@ class _Tx(WriteTx, AppliesPlans):
     own: it has committed.
     """
 
-    def __init__(self, repo: Neo4jRepository) -> None:
+    def __init__(self, repo: Neo4jRepository, kept: bool = True) -> None:
         self._repo = repo
         self._session: Session | None = None
         self.tx: Transaction | None = None
         self._applied = False
         self._tail_writes: dict[str, int] = {}  # what write_context read, for apply to check
+        self._epoch: int | None = None  # the tail epoch write_context read
+        self._use_kept = kept  # may plan on a context the last write left (_Contexts)
+        self._key: _ContextKey | None = None  # what write_context was asked
+        self._read: _Kept | None = None  # the context the plan runs on, with its guard
+        self.optimistic = False  # the plan runs on a kept context, not on one read now
+        self._planned = False  # a plan was applied (alone or in self.tx)
+        self._next: _Kept | None = None  # the context after this write, to keep on commit
+        self._moved: set[str] = set()  # the tail counts the applied plan moved
+        self._idents: list[Identity] = []  # the identities it wrote
 
     def _sess(self) -> Session:
         if self._session is None:
@@ -301,8 +466,19 @@ class _Tx(WriteTx, AppliesPlans):
         return [r.data() for r in runner.run(*_statement(_cypher(name, params), params))]
 
     def commit(self) -> None:
+        if self.optimistic and not self._planned:
+            # Nothing was applied (e.g. "unchanged"): no guard checked the kept context.
+            self.forget_kept()
+            raise _Stale()
         if self.tx is not None:
             self.tx.commit()
+        if self._planned:  # what it moved goes from every kept context; its own stays
+            self._repo._contexts.put(self._key, self._next, self._moved, self._idents)
+
+    def forget_kept(self) -> None:
+        """Drop the kept context this write planned on (it was stale or not covered)."""
+        if self._key is not None:
+            self._repo._contexts.drop(self._key)
 
     def close(self) -> None:
         try:
@@ -319,6 +495,19 @@ class _Tx(WriteTx, AppliesPlans):
         key_tails: Sequence[tuple[Identity, str]],
         tails: Sequence[str],
     ) -> WriteContext:
+        key: _ContextKey = (tuple(identities), tuple(key_tails), tuple(sorted(set(tails))))
+        first = self._key is None
+        if first and len(identities) <= _CONTEXT_IDENTS:
+            self._key = key
+            kept = self._repo._contexts.get(key) if self._use_kept else None
+            if kept is not None:
+                self.optimistic = True
+                self._read = kept
+                self._epoch = kept.epoch
+                self._tail_writes = dict(kept.tail_writes)
+                return kept.context
+        elif not first:
+            self._key = None  # read twice in one write: keep nothing
         by_ident = {_ident(i): i for i in identities}
         row = self._once("write_context", {
             **_FIELDS,
@@ -329,7 +518,9 @@ class _Tx(WriteTx, AppliesPlans):
         })[0]
         for t, n in row["tail_writes"]:  # read twice: the earlier count guards what follows
             self._tail_writes[t] = min(n, self._tail_writes.get(t, n))
-        return WriteContext(
+        if self._epoch is None:
+            self._epoch = row["epoch"]
+        context = WriteContext(
             latest={by_ident[i]: _node(v) for i, v in row["latest"] if v[0] is not None},
             identities=frozenset(identities),
             sources=[
@@ -342,8 +533,14 @@ class _Tx(WriteTx, AppliesPlans):
             link_edges=[_edge(m) for m in row["link_edges"]],
             edge_sources=frozenset(row["edge_sources"]),
         )
+        if self._key is not None:
+            self._read = _Kept(context, dict(self._tail_writes), row["epoch"])
+        return context
 
     def apply(self, plan: WritePlan) -> None:
+        if self.optimistic and not _guarded(plan):
+            self.forget_kept()
+            raise _Stale()
         erows = [_edge_row(e) for e in plan.edges]
         params = {
             "idents": sorted({_ident(i) for i in plan.expect}),
@@ -366,12 +563,20 @@ class _Tx(WriteTx, AppliesPlans):
             ],
             "tail_expect": [{"tail": t, "writes": n} for t, n in sorted(self._tail_writes.items())],
             "tail_epoch": TAIL_EPOCH,
+            "epoch": self._epoch,
         }
         alone = self.tx is None
         rows = self._once("apply_plan", params)
         self._applied = alone
         if not rows:
+            if self.optimistic:
+                self.forget_kept()
             raise _Stale()
+        self._planned = True
+        self._moved = set(self._tail_writes)
+        self._idents = list(plan.expect)
+        if self._key is not None and self._read is not None:
+            self._next = _after(self._read, self._key, plan)
 
     # --- primitives ---------------------------------------------------------------------
     def latest_by_identity(self, identities: Sequence[Identity]) -> dict[Identity, NodeVersion]:
@@ -395,7 +600,7 @@ class _Tx(WriteTx, AppliesPlans):
              "superseded_by": c.superseded_by, "retired_reason": c.retired_reason}
             for c in closes
         ]
-        closed = {r["id"] for r in self._run("close_versions", rows=rows)}
+        closed = {r["id"] for r in self._run("close_versions", rows=rows, tail_epoch=TAIL_EPOCH)}
         for c in closes:
             if c.id not in closed:
                 raise errors.Conflict(f"version {c.id} is no longer current")
@@ -511,6 +716,7 @@ class _ForgetTx(ForgetTx):
             }
             for r in rewrites
         ]
+        self._run("forget_raise_epoch", tail_epoch=TAIL_EPOCH)
         done = self._run("forget_rewrite_versions", rows=rows, tail_epoch=TAIL_EPOCH)
         missing = {r.id for r in rewrites} - {d["id"] for d in done}
         if missing:
@@ -521,6 +727,7 @@ class _ForgetTx(ForgetTx):
 
     def rewrite_edges(self, rewrites: Sequence[tuple[str, dict[str, Any]]]) -> None:
         if rewrites:
+            self._run("forget_raise_epoch", tail_epoch=TAIL_EPOCH)
             self._run("forget_rewrite_edges",
                       rows=[{"id": i, "data": _dump(d)} for i, d in rewrites])
 
@@ -539,6 +746,7 @@ class Neo4jRepository:
     def __init__(self, driver: Driver, uri: str, database: str | None) -> None:
         self._driver = driver
         self._database = database
+        self._contexts = _Contexts()
         self.uri = uri
         self.location = uri if database is None else f"{uri} (database {database})"
 
@@ -710,13 +918,17 @@ class Neo4jRepository:
         ``_RETRY_S`` seconds."""
         deadline = time.monotonic() + _RETRY_S
         attempt = 0
+        kept = True
         while True:
-            tx = _Tx(self)
+            tx = _Tx(self, kept)
             try:
                 result = fn(tx)
                 tx.commit()
                 return result
             except _Stale:
+                if tx.optimistic:  # planned on a kept context the guard refused: re-read
+                    kept = False
+                    continue
                 if time.monotonic() > deadline:
                     raise errors.Conflict(
                         "the nodes this write reads kept changing under it; try again"
@@ -724,6 +936,13 @@ class Neo4jRepository:
             except DRIVER_ERRORS as e:
                 if not e.is_retryable() or time.monotonic() > deadline:
                     raise from_driver(e, self.uri) from e
+            except Exception:
+                if not tx.optimistic or tx._planned:
+                    raise
+                # The rules refused on a kept context (e.g. a Conflict): decide on one read now.
+                tx.forget_kept()
+                kept = False
+                continue
             finally:
                 tx.close()
             attempt += 1
@@ -745,6 +964,7 @@ class Neo4jRepository:
                         tx.rollback()
                     else:
                         tx.commit()
+                        self._contexts.clear()  # what it rewrote may be in a kept context
                     return result
             except DRIVER_ERRORS as e:
                 if not e.is_retryable() or time.monotonic() > deadline:

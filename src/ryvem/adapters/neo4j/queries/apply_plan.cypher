@@ -2,7 +2,8 @@
 // First it locks what the plan depends on: each identity's lock node ($idents, sorted; the
 // same lock latest_by_identity takes, so writers of one identity serialise), the versions it
 // closes or marks, the edges it closes and the last segments it read ($tail_expect, sorted,
-// counting one more write of each). Then it checks the plan is not stale: each
+// counting one more write of each). Then it checks the plan is not stale: no redaction ran
+// since write_context read (the tail epoch is still $epoch), each
 // identity's newest version is still the one the plan read ($expect; id null = none), no
 // last segment was written since write_context read it, every
 // version it closes is still current, every retired version it marks still has no
@@ -17,7 +18,9 @@
 // {id, props, tails}), $ends (sorted endpoint entity ids), $edges (list of
 // {id, rel, src, dst, data, valid_from, valid_to, recorded_at,
 // closure_recorded_at, cur}), $edge_closes (list of {id, at, recorded_at}),
-// $tail_expect (list of {tail, writes}, sorted by tail), $tail_epoch (as in write_context).
+// $tail_expect (list of {tail, writes}, sorted by tail), $tail_epoch (as in write_context),
+// $epoch (the tail epoch write_context read: a redaction since then raised it, and the plan
+// re-runs).
 CALL () {
   UNWIND $idents AS ident
   MERGE (l:IdentityLock {ident: ident})
@@ -43,6 +46,10 @@ CALL () {
   SET x.writes = coalesce(x.writes, epoch) + 1
 }
 CALL () {
+  OPTIONAL MATCH (g:Tail {tail: $tail_epoch})
+  RETURN coalesce(g.writes, 0) AS epoch_now
+}
+CALL () {
   UNWIND $tail_expect AS te
   MATCH (x:Tail {tail: te.tail})
   WHERE x.writes <> te.writes + 1
@@ -51,6 +58,11 @@ CALL () {
 CALL () {
   UNWIND $expect AS x
   CALL (x) {
+    MATCH (n:Current {ident: x.ident})  // a current version is the newest: one index seek
+    RETURN n.id AS latest
+    UNION
+    WITH x
+    WHERE NOT EXISTS { MATCH (:Current {ident: x.ident}) }
     OPTIONAL MATCH (n:Version {ident: x.ident})
     RETURN n.id AS latest
     ORDER BY n.valid_from DESC
@@ -87,7 +99,8 @@ CALL () {
   RETURN count(*) AS edge_taken
 }
 WITH *
-WHERE stale = 0 AND tail_moved = 0 AND closable = size($closes) AND revivable = size($revives)
+WHERE stale = 0 AND tail_moved = 0 AND coalesce($epoch, epoch_now) = epoch_now
+  AND closable = size($closes) AND revivable = size($revives)
   AND edge_closable = size($edge_closes) AND edge_taken = 0
 CALL () {
   UNWIND $closes AS row

@@ -11,10 +11,14 @@
 // Parameters: $node_fields (the domain model's field names, in order), $idents (list of JSON
 // [kind, key, scope]), $key_tails (list of {ident, tail}), $tails (list of last segments),
 // $tail_epoch (the reserved tail holding the store's tail epoch: a segment with no Tail node
-// counts as the epoch, see forget_drop_tails).
+// counts as the epoch, see forget_drop_tails; every redaction also raises it, see
+// forget_raise_epoch: apply_plan checks it did not move, so nothing a redaction rewrote in
+// place reaches a plan read before it).
 CALL () {
   OPTIONAL MATCH (g:Tail {tail: $tail_epoch})
-  WITH coalesce(g.writes, 0) AS epoch
+  RETURN coalesce(g.writes, 0) AS epoch
+}
+CALL (epoch) {
   UNWIND $tails + [kt IN $key_tails | kt.tail] AS t
   WITH DISTINCT t, epoch
   OPTIONAL MATCH (x:Tail {tail: t})
@@ -23,6 +27,11 @@ CALL () {
 CALL (tail_writes) {
   UNWIND $idents AS ident
   CALL (ident) {
+    MATCH (n:Current {ident: ident})  // a current version is the newest: one index seek
+    RETURN n
+    UNION
+    WITH ident
+    WHERE NOT EXISTS { MATCH (:Current {ident: ident}) }
     MATCH (n:Version {ident: ident})
     RETURN n
     ORDER BY n.valid_from DESC
@@ -55,7 +64,7 @@ CALL (source_target_tails) {
   OPTIONAL MATCH (x:Tail {tail: t})
   RETURN collect([t, coalesce(x.writes, 0)]) AS target_writes
 }
-WITH latest, entities, source_tails, sources, source_entities, tail_writes + target_writes
+WITH epoch, latest, entities, source_tails, sources, source_entities, tail_writes + target_writes
      AS tail_writes, $tails + source_target_tails AS candidate_tails
 CALL (candidate_tails) {
   UNWIND candidate_tails AS t
@@ -72,4 +81,4 @@ CALL (entities, source_entities) {
   RETURN collect(e {.id, .rel, .data, .valid_from, .valid_to, .recorded_at, .closure_recorded_at, src: s.id, dst: d.id}) AS link_edges
 }
 RETURN latest, source_tails, sources, candidate_tails, candidates, link_edges,
-       entities + source_entities AS edge_sources, tail_writes
+       entities + source_entities AS edge_sources, tail_writes, epoch
