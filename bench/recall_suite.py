@@ -214,6 +214,18 @@ def bench_recall(svc: Service, main_db: Path, tmp: Path, w: Workload, cfg: dict[
     info.update(queue_rows=embedded, queue_lag_seconds=round(lag_s, 2))
 
     # --- the corpus imported with its embeddings --------------------------------------------
+    crows, cinfo = bench_corpus_embedded(tmp, cfg, corpus, embedder)
+    rows.extend(crows)
+    info.update(cinfo)
+    return rows, info
+
+
+def bench_corpus_embedded(tmp: Path, cfg: dict[str, Any], corpus: Path | None,
+                          embedder: Any) -> tuple[list[Row], dict[str, Any]]:
+    """The corpus imported, then every page embedded through the library's queue
+    (``Session.embed_pending``) by a loaded ``embedder``; timed apart and together."""
+    rows: list[Row] = []
+    info: dict[str, Any] = {}
     if corpus is None or not corpus.is_dir():
         rows.append(Row("recall", "corpus import with embeddings",
                         Figure("ryvem", note=f"skipped: no corpus at {corpus}")))
@@ -234,6 +246,8 @@ def bench_recall(svc: Service, main_db: Path, tmp: Path, w: Workload, cfg: dict[
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(p, dst)
     db = tmp / "corpus-embedded.db"
+    for leftover in tmp.glob("corpus-embedded.db*"):
+        leftover.unlink()
     crepo = SqliteRepository.open(db)
     csession = Session(lambda: crepo, embedder=lambda: embedder)
     import_s, summary = timed(lambda: import_vault(Service(crepo), src))
@@ -252,3 +266,37 @@ def bench_recall(svc: Service, main_db: Path, tmp: Path, w: Workload, cfg: dict[
     info.update(corpus_import_s=round(import_s, 2), corpus_embed_s=round(embed_s, 2),
                 corpus_chunks=chunks)
     return rows, info
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.recall_suite [--chunks W/O/H] [--repeat N]``: the corpus figure alone
+    (the same code as the ``recall`` section's last row), the model loaded beforehand as
+    there."""
+    import argparse
+    import tempfile
+
+    from bench.run import default_corpus
+
+    ap = argparse.ArgumentParser(prog="python -m bench.recall_suite", description=main.__doc__)
+    ap.add_argument("--chunks", default=None,
+                    help="WINDOW/OVERLAP/HEAD for the embedder (default: the library's)")
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args(argv)
+    embedder = _embedder()
+    if args.chunks:
+        from ryvem.embedding.minilm import MiniLM
+
+        window, overlap, head = (int(x) for x in args.chunks.split("/"))
+        embedder = MiniLM(window=window, overlap=overlap, head=head)
+    embedder.embed(["load the model"])
+    with tempfile.TemporaryDirectory(prefix="ryvem-bench-corpus-") as tmp:
+        for _ in range(args.repeat):
+            rows, _info = bench_corpus_embedded(Path(tmp), {}, default_corpus(), embedder)
+            for r in rows:
+                print(f"{r.name}: {r.ryvem.note}  "
+                      f"(load {os.getloadavg()[0]:.2f})", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

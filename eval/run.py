@@ -26,6 +26,8 @@ Modes:
 * ``semantic-w128-…``, ``-title-``, ``-name-prototype`` (and their ``hybrid-`` fusions with
   ``lexical``) — the default model with other chunks: 128-token windows, one more chunk per
   page holding its title alone, or its name (the key's last part);
+* ``--chunks WINDOW/OVERLAP/HEAD`` changes what the library's modes embed (e.g. ``256/32/0``,
+  every window; ``256/32/1``, each row's first window only); the prototypes keep 256/32/0;
 * ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,
   lower-cased ``\\w+`` tokens, no stemming, no stop words (k1 1.2, b 0.75);
 * ``fts5-porter-prototype`` — a temporary FTS5 table over the same title+body with
@@ -248,11 +250,35 @@ def fts5_porter(c: Corpus, *, with_key: bool = False) -> Mode | str:
     return run
 
 
+# What the library's modes embed: None is the library's default chunking, else (window,
+# overlap, head) for ``MiniLM`` (``--chunks``). The prototypes always cut every page into
+# 256-token windows overlapping by 32 (every window), the chunks they were measured with.
+LIBRARY_CHUNKS: tuple[int, int, int] | None = None
+PROTOTYPE_CHUNKS = (256, 32, 0)
+
+
+def _minilm(chunks: tuple[int, int, int]) -> Any:
+    from ryvem.embedding.minilm import MiniLM
+    window, overlap, head = chunks
+    return MiniLM(window=window, overlap=overlap, head=head)
+
+
 def _embedder(c: Corpus) -> Any:
+    """The default model cutting pages as the prototypes do (or why there is no model)."""
     if "embedder" not in c.cache:
         from ryvem.embedding import load_default, probe
-        c.cache["embedder"] = load_default() or probe()
+        c.cache["embedder"] = probe() or (load_default() and _minilm(PROTOTYPE_CHUNKS))
     return c.cache["embedder"]
+
+
+def parse_chunks(text: str) -> tuple[int, int, int]:
+    """``WINDOW/OVERLAP/HEAD`` (e.g. ``256/32/0``: every 256-token window; ``256/32/1``: the
+    first window of each text only)."""
+    try:
+        window, overlap, head = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"want WINDOW/OVERLAP/HEAD, got {text!r}") from None
+    return window, overlap, head
 
 
 def _cached_embed(embedder: Any, texts: Sequence[str]) -> Any:
@@ -406,7 +432,7 @@ def mode_semantic_variant(c: Corpus, *, window: int = 256, extra: str = "",
             return base
         from ryvem.embedding.index import ExactIndex
         from ryvem.embedding.minilm import MiniLM
-        emb = MiniLM(window=window, overlap=overlap)
+        emb = MiniLM(window=window, overlap=overlap, head=0)
         owners, texts = [], []
         for p in c.pages:
             pieces = emb.chunk(f"{p.title}\n{p.body}")
@@ -512,6 +538,11 @@ def library_session(c: Corpus) -> Any:
     if isinstance(emb, str):
         c.cache["session"] = emb
         return emb
+    if LIBRARY_CHUNKS is not None:
+        emb = _minilm(LIBRARY_CHUNKS)
+    else:
+        from ryvem.embedding import load_default
+        emb = load_default()
     cached = CachedEmbedder(emb)
     session = Session(lambda: c.service.repo, embedder=lambda: cached)
     t0 = time.perf_counter()
@@ -655,7 +686,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "library: its own)")
     ap.add_argument("--min-similarity", type=float, default=None,
                     help="the library's semantic floor (default: ryvem's MIN_SIMILARITY)")
+    ap.add_argument("--chunks", type=parse_chunks, default=None,
+                    help="what the library's modes embed, WINDOW/OVERLAP/HEAD (default: the "
+                    "library's; 256/32/0 is every 256-token window)")
     args = ap.parse_args(argv)
+    if args.chunks is not None:
+        globals()["LIBRARY_CHUNKS"] = args.chunks
     if args.rrf_k is not None:
         globals()["RRF_K"] = args.rrf_k
     if args.fuse_depth is not None:

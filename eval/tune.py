@@ -61,7 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", action="append", default=[], help="variants whose name holds this")
     ap.add_argument("--details", action="store_true", help="list each variant's misses at 5")
+    ap.add_argument("--chunks", type=ev.parse_chunks, default=None,
+                    help="what the library embeds, WINDOW/OVERLAP/HEAD (default: the library's)")
     args = ap.parse_args(argv)
+    ev.LIBRARY_CHUNKS = args.chunks
     questions = [q for q in ev.load_questions() if q.split == "tune"]
     chosen = {n: s for n, s in variants().items()
               if not args.only or any(o in n for o in args.only)}

@@ -56,25 +56,47 @@ def test_a_paraphrase_is_nearer_than_an_unrelated_sentence(embedder: Embedder) -
     assert float(q @ answer) > float(q @ other) + 0.3
 
 
-def test_chunks_cover_a_long_text_in_overlapping_windows_of_the_model(
+def test_chunks_cover_the_head_of_a_long_text_in_overlapping_windows_of_the_model(
     embedder: Embedder,
 ) -> None:
+    """A long text is cut at token boundaries into its first HEAD windows of WINDOW tokens
+    (specials included), consecutive windows overlapping; the rest is left to lexical search."""
     from tokenizers import Tokenizer
 
-    from ryvem.embedding.minilm import MAX_TOKENS, tokenizer_file
+    from ryvem.embedding.minilm import HEAD, WINDOW, tokenizer_file
 
     text = " ".join(f"word{i} is followed by more words" for i in range(400))
     pieces = embedder.chunk(text)
-    assert len(pieces) > 3
-    assert text.startswith(pieces[0]) and text.endswith(pieces[-1])
+    assert len(pieces) == HEAD
+    assert text.startswith(pieces[0]) and not text.endswith(pieces[-1])
     tok = Tokenizer.from_file(str(tokenizer_file()))
     tok.no_truncation()
     for piece in pieces:
-        assert len(tok.encode(piece).ids) <= MAX_TOKENS  # specials included
+        assert len(tok.encode(piece).ids) <= WINDOW  # specials included
     for a, b in itertools.pairwise(pieces):
         assert a[-20:] in b  # consecutive windows overlap
     assert embedder.chunk("short text") == ["short text"]
     assert embedder.chunk("  \n ") == []
+
+
+def test_every_window_of_a_long_text_when_the_head_is_not_limited() -> None:
+    from ryvem.embedding.minilm import MiniLM
+
+    text = " ".join(f"word{i} is followed by more words" for i in range(400))
+    pieces = MiniLM(head=0).chunk(text)
+    assert len(pieces) > 10
+    assert text.startswith(pieces[0]) and text.endswith(pieces[-1])
+    assert MiniLM(head=0).chunk(text)[:3] == MiniLM().chunk(text)
+
+
+def test_a_text_gets_the_same_vector_whatever_it_is_embedded_with(embedder: Embedder) -> None:
+    """Texts are sorted by length and packed into runs (padding to the run's longest): a
+    vector must not depend on its neighbours in the call."""
+    texts = ["x", "Keep sessions in signed cookies", "word " * 40, "a longer note " * 30,
+             "tokens " * 300, "two words"]
+    together = embedder.embed(texts)
+    alone = np.stack([embedder.embed([t])[0] for t in texts])
+    assert float(np.min(np.sum(together * alone, axis=1))) >= 0.9999
 
 
 def test_loading_and_embedding_open_no_socket() -> None:

@@ -70,3 +70,13 @@ def test_the_frozen_before_mode_ands_unstemmed_words_as_search_did_before_issue_
     assert before("cache") in (["a", "b"], ["b", "a"])
     assert before("session") == []  # no stemming
     assert before('"') == []
+
+
+def test_chunks_are_given_as_window_overlap_and_how_many_windows(run: ModuleType) -> None:
+    import argparse
+
+    assert run.parse_chunks("256/32/0") == (256, 32, 0)
+    assert run.parse_chunks("128/16/3") == (128, 16, 3)
+    for bad in ("256", "a/b/c", "1/2/3/4"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            run.parse_chunks(bad)

