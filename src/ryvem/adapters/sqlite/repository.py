@@ -541,15 +541,22 @@ class SqliteRepository:
             return self._read(sql, params)
         with self._search_lock:
             try:
-                conn = self._search_conn
-                if conn is None:
-                    conn = self._connect_searcher()
-                    conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-                    conn.execute("PRAGMA query_only = ON")
-                    self._search_conn = conn
+                conn = self._searcher()
                 return self._retry_busy(lambda: conn.execute(sql, params).fetchall())
             except sqlite3.Error as e:
                 raise from_sqlite(e, self.location) from e
+
+    def _searcher(self) -> sqlite3.Connection:
+        """The full-text search's connection (opened on first use; ``_conn`` when the store
+        has none). The caller holds ``_search_lock``, or only inspects it (tests)."""
+        if self._connect_searcher is None:
+            return self._conn
+        if self._search_conn is None:
+            conn = self._connect_searcher()
+            conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA query_only = ON")
+            self._search_conn = conn
+        return self._search_conn
 
     def __enter__(self) -> SqliteRepository:
         return self
