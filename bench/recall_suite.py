@@ -6,7 +6,11 @@ queue's lag, and the corpus imported with its embeddings (issue 13's targets).
   100k texts with the real model would take hours here — stored through the port
   (``put_vectors``); the question is embedded by the real model at every query, then
   ``Session.search(mode="hybrid")`` runs both components and fuses them. The first search
-  (the matrix read from the blobs) is reported apart. Target: p95 <= 50 ms.
+  (the matrix read from the blobs) is reported apart. Target: p95 <= 50 ms. Measured twice
+  at the same scale: on the synthetic Zipf store, and on a store of **documentation text**
+  (``bench/docs_workload.py``: the corpus's sentences recombined, asked the evaluation's
+  questions), each with the share of rows its questions' words match
+  (``measure_hybrid``; ``python -m bench.recall_hybrid`` runs only that, on kept stores).
 * **single supersede with vectors in place** against the raw sqlite3 bound on a byte copy of
   the same store (same schema and triggers, so the bound pays the same queueing), interleaved.
   Embedding is deferred (the write only queues), so the write's figure is the store's; the
