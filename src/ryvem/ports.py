@@ -42,6 +42,7 @@ __all__ = [
     "Neighbourhood",
     "PendingText",
     "Progress",
+    "ReadsConcurrently",
     "RebuildsTextIndex",
     "RequeuesVectors",
     "StoresVectors",
@@ -265,6 +266,18 @@ class RebuildsTextIndex(Protocol):
 
     def rebuild_text_index(self) -> int:
         """Rebuild the full-text index of current rows; returns how many rows it holds."""
+
+
+@runtime_checkable
+class ReadsConcurrently(Protocol):
+    """An optional capability: ``search`` and ``vector_search`` may run at the same time
+    from two threads, each as fast as alone (``reads_concurrently`` True). A hybrid search
+    then runs its lexical leg beside the question's embedding and its vector leg."""
+
+    @property
+    def reads_concurrently(self) -> bool:
+        """True when this store's searches run side by side (it may depend on how the store
+        was opened)."""
 
 
 Progress = Callable[[str, int, int | None], None]

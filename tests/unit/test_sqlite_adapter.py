@@ -347,12 +347,17 @@ def graph(sqlite_repo: SqliteRepository) -> Iterator[tuple[SqliteRepository, dic
 def plans(repo: SqliteRepository, call: Callable[[], object]) -> list[tuple[str, list[str]]]:
     """Run a repository call and EXPLAIN QUERY PLAN every query it sent to SQLite."""
     sent: list[str] = []
-    conn = repo._conn  # the adapter's own connection is the only place to trace
-    conn.set_trace_callback(sent.append)
+    # The adapter's own connections are the only place to trace: its main one and the one
+    # full-text search reads through.
+    conns = list(dict.fromkeys([repo._conn, repo._searcher()]))
+    for c in conns:
+        c.set_trace_callback(sent.append)
     try:
         call()
     finally:
-        conn.set_trace_callback(None)
+        for c in conns:
+            c.set_trace_callback(None)
+    conn = repo._conn
     queries = [s for s in sent if s.lstrip().upper().startswith(("SELECT", "WITH", "UPDATE"))]
     assert queries, "the call sent no query"
     return [(q, [r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + q)]) for q in queries]

@@ -30,6 +30,7 @@ Embedding is never done inside a write: writes queue their rows (``StoresVectors
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,9 +38,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from ryvem.domain.model import SearchHit
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.errors import InvalidInput, StoreReadOnly
-from ryvem.ports import GraphRepository, PendingText, StoresVectors
+from ryvem.ports import GraphRepository, PendingText, ReadsConcurrently, StoresVectors
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     from ryvem.embedding import Embedder
 
 __all__ = [
@@ -295,25 +298,41 @@ def run_strategy(
     from ryvem.embedding.index import to_blob
 
     depth = max(strategy.depth, request.limit) if len(strategy.components) > 1 else request.limit
-    lists: dict[str, Sequence[SearchHit]] = {}
     for name in strategy.components:
         if name not in ("lexical", "semantic", "graph"):
             raise InvalidInput(f"unknown search component {name!r}")
-        if name == "lexical":
-            lists[name] = repo.search(
-                parse_search(request.text), request.kinds, request.scope, depth, request.as_of,
-                request.known_at,
-            )
-        elif name == "semantic":
-            if embedder is None or not isinstance(repo, StoresVectors):
-                raise InvalidInput("semantic search is unavailable here")
-            vector = to_blob(embedder.embed([request.text or ""])[0])
-            found = repo.vector_search(
-                embedder.name, vector, request.kinds, request.scope, depth
-            )
-            if strategy.short_tokens > 0:
-                found = damp_short(repo, found, strategy.short_tokens, strategy.short_power)
-            lists[name] = [h for h in found if h.score >= strategy.min_similarity]
+
+    def lexical() -> Sequence[SearchHit]:
+        return repo.search(
+            parse_search(request.text), request.kinds, request.scope, depth, request.as_of,
+            request.known_at,
+        )
+
+    def semantic() -> Sequence[SearchHit]:
+        if embedder is None or not isinstance(repo, StoresVectors):
+            raise InvalidInput("semantic search is unavailable here")
+        vector = to_blob(embedder.embed([request.text or ""])[0])
+        found = repo.vector_search(embedder.name, vector, request.kinds, request.scope, depth)
+        if strategy.short_tokens > 0:
+            found = damp_short(repo, found, strategy.short_tokens, strategy.short_power)
+        return [h for h in found if h.score >= strategy.min_similarity]
+
+    legs = {"lexical": lexical, "semantic": semantic}
+    wanted = [name for name in strategy.components if name in legs]
+    found: dict[str, Sequence[SearchHit]] = {}
+    if len(wanted) == 2 and isinstance(repo, ReadsConcurrently) and repo.reads_concurrently:
+        # The lexical leg in a worker thread, while this one embeds the question and runs
+        # the vector leg: SQLite, onnxruntime and numpy release the GIL, so the search costs
+        # about the slower leg, not their sum (docs/search.md, "Measured").
+        pending = _pool().submit(lexical)
+        try:
+            found["semantic"] = semantic()
+        finally:
+            found["lexical"] = pending.result()
+    else:
+        for name in wanted:
+            found[name] = legs[name]()
+    lists: dict[str, Sequence[SearchHit]] = {name: found[name] for name in wanted}
     weights = dict(strategy.weights)
     if "graph" in strategy.components:
         first = (
@@ -326,6 +345,22 @@ def run_strategy(
         (name, ranked), = lists.items()
         return single(name, ranked, request.limit)
     return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit, weights=weights)
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The threads lexical legs run in beside their vector legs (one per concurrent search,
+    up to four; made on first use)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ryvem-lexical")
+        return _POOL
 
 
 _TOKENS = re.compile(r"\w+|[^\w\s]")

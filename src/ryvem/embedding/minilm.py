@@ -102,6 +102,10 @@ class MiniLM:
             opts = ort.SessionOptions()
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             opts.log_severity_level = 3
+            # No busy-waiting after a run: spinning threads took the cores the next step
+            # needs (a hybrid search's vector product right after the question's embedding
+            # ran 2x slower; docs/search.md, "Measured").
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
             if self._threads:
                 opts.intra_op_num_threads = self._threads
                 opts.inter_op_num_threads = 1

@@ -418,6 +418,13 @@ class SqliteRepository:
         self.location = str(path)
         self.read_only_reason: str | None = None  # why writes are refused, when they are
         self._vectors: dict[str, Any] = {}  # model -> vectors.VectorCache
+        # Full-text search reads through a second connection of its own (opened on first
+        # use, ``_searcher``), so a hybrid search's lexical leg runs beside its vector leg —
+        # one SQLite connection serialises its statements — and a long ranking never holds
+        # ``_lock`` against writes and the vector side. WAL: it sees every committed write.
+        self._connect_searcher: Callable[[], sqlite3.Connection] | None = None
+        self._search_conn: sqlite3.Connection | None = None
+        self._search_lock = threading.Lock()
 
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
@@ -452,20 +459,23 @@ class SqliteRepository:
                 query = "mode=ro"
                 if unwritable is not None and not Path(f"{path}-wal").exists():
                     query += "&immutable=1"
-                conn = sqlite3.connect(
-                    f"{path.absolute().as_uri()}?{query}", uri=True, isolation_level=None,
-                    check_same_thread=False, timeout=_BUSY_TIMEOUT_MS / 1000,
-                )
+                target, uri = f"{path.absolute().as_uri()}?{query}", True
             else:
-                conn = sqlite3.connect(
-                    str(path), isolation_level=None, check_same_thread=False,
+                target, uri = str(path), False
+
+            def connect() -> sqlite3.Connection:
+                return sqlite3.connect(
+                    target, uri=uri, isolation_level=None, check_same_thread=False,
                     timeout=_BUSY_TIMEOUT_MS / 1000,
                 )
+
+            conn = connect()
         except OSError as e:
             raise from_os_error(e, where) from e
         except sqlite3.Error as e:
             raise from_sqlite(e, where) from e
         repo = cls(conn, path)
+        repo._connect_searcher = connect
         repo.read_only_reason = unwritable or ("opened read-only" if read_only else None)
         read_only = repo.read_only_reason is not None
         try:
@@ -511,8 +521,42 @@ class SqliteRepository:
         self._in_transaction(migrate)
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._search_lock:
             self._conn.close()
+            if self._search_conn is not None:
+                self._search_conn.close()
+                self._search_conn = None
+            self._connect_searcher = None
+
+    @property
+    def reads_concurrently(self) -> bool:
+        """Searches may run from several threads at once (``ports.ReadsConcurrently``): the
+        full-text search has a connection of its own."""
+        return self._connect_searcher is not None
+
+    def _search_read(self, sql: str, params: dict[str, Any]) -> list[Any]:
+        """``_read`` on the full-text search's own connection (``_conn`` for a store opened
+        without one)."""
+        if self._connect_searcher is None:
+            return self._read(sql, params)
+        with self._search_lock:
+            try:
+                conn = self._searcher()
+                return self._retry_busy(lambda: conn.execute(sql, params).fetchall())
+            except sqlite3.Error as e:
+                raise from_sqlite(e, self.location) from e
+
+    def _searcher(self) -> sqlite3.Connection:
+        """The full-text search's connection (opened on first use; ``_conn`` when the store
+        has none). The caller holds ``_search_lock``, or only inspects it (tests)."""
+        if self._connect_searcher is None:
+            return self._conn
+        if self._search_conn is None:
+            conn = self._connect_searcher()
+            conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA query_only = ON")
+            self._search_conn = conn
+        return self._search_conn
 
     def __enter__(self) -> SqliteRepository:
         return self
@@ -777,7 +821,7 @@ class SqliteRepository:
             name = "search_current"  # no filter: ranked on the index alone
         else:
             name = "search_fulltext"
-        rows = self._read(
+        rows = self._search_read(
             _sql(name, **when, scope=shape, kinds=by_kind), {**params, "match": match}
         )
         return [
