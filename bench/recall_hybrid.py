@@ -23,6 +23,9 @@ from ryvem.application.service import Service
 
 
 def main(argv: list[str]) -> int:
+    if any(a.startswith("-") for a in argv):
+        print(__doc__)
+        return 0 if set(argv) <= {"-h", "--help"} else 2
     names = [a for a in argv if a in ("synthetic", "docs")] or ["synthetic", "docs"]
     dirs = [a for a in argv if a not in names]
     where = Path(dirs[0] if dirs else "/tmp/ryvem-recall-stores")

@@ -75,17 +75,17 @@ class MiniLM:
         self._threads = threads
         self._verify = verify
         self._lock = threading.Lock()
-        self._session: Any = None
+        self._session: Any = None  # batches: spinning threads (see _new_session)
+        self._quick: Any = None  # a single run: no spinning (made on first use)
         self._tok: Any = None  # the batch tokenizer (truncating, padding)
         self._raw: Any = None  # the same without truncation or specials, for chunking
 
     def _load(self) -> None:
-        if self._session is not None:
+        if self._tok is not None:
             return
         with self._lock:
-            if self._session is not None:
+            if self._tok is not None:
                 return
-            import onnxruntime as ort
             from tokenizers import Tokenizer
 
             model, vocab = model_file(), tokenizer_file()
@@ -99,20 +99,42 @@ class MiniLM:
             raw = Tokenizer.from_file(str(vocab))
             raw.no_truncation()
             raw.no_padding()
-            opts = ort.SessionOptions()
-            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            opts.log_severity_level = 3
-            # No busy-waiting after a run: spinning threads took the cores the next step
-            # needs (a hybrid search's vector product right after the question's embedding
-            # ran 2x slower; docs/search.md, "Measured").
-            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            if self._threads:
-                opts.intra_op_num_threads = self._threads
-                opts.inter_op_num_threads = 1
-            session = ort.InferenceSession(
-                str(model), sess_options=opts, providers=["CPUExecutionProvider"]
-            )
-            self._tok, self._raw, self._session = tok, raw, session
+            self._raw, self._tok = raw, tok
+
+    def _new_session(self, *, spinning: bool) -> Any:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        opts.log_severity_level = 3
+        # Spinning (threads busy-wait for the next run) is worth 15-20% on a batch of runs
+        # (the corpus: 9.7-9.9 s against 11.6-11.8 s), and costs the step right after a lone
+        # run: a hybrid search's vector product after the question's embedding ran 2x slower
+        # (docs/search.md, "Measured"). So batches run on a spinning session and a single run
+        # (a question) on one that does not spin.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
+        if self._threads:
+            opts.intra_op_num_threads = self._threads
+            opts.inter_op_num_threads = 1
+        return ort.InferenceSession(
+            str(model_file()), sess_options=opts, providers=["CPUExecutionProvider"]
+        )
+
+    def _batch(self) -> Any:
+        """The session for several texts (made on first use): it spins."""
+        if self._session is None:
+            with self._lock:
+                if self._session is None:
+                    self._session = self._new_session(spinning=True)
+        return self._session
+
+    def _single(self) -> Any:
+        """The session for one text (a question; made on first use): it does not spin."""
+        if self._quick is None:
+            with self._lock:
+                if self._quick is None:
+                    self._quick = self._new_session(spinning=False)
+        return self._quick
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         self._load()
@@ -121,6 +143,7 @@ class MiniLM:
         # Sorted by length and packed into runs of at most RUN_TOKENS (padding included), so
         # a run pads to about its own length and stays small enough for the CPU's caches.
         order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
+        session = self._single() if len(texts) == 1 else self._batch()
         start = 0
         while start < len(order):
             end = start + 1
@@ -136,7 +159,7 @@ class MiniLM:
                 ids[row, :n] = encs[i].ids
                 mask[row, :n] = 1
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-            hidden = self._session.run(None, feeds)[0]
+            hidden = session.run(None, feeds)[0]
             weights = mask[..., None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
