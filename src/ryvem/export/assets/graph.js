@@ -232,7 +232,13 @@
     if (dragFix >= 0) { pos[2 * dragFix] = dragX; pos[2 * dragFix + 1] = dragY; }
     sim.alpha = m.alpha; sim.ticks = m.ticks; sim.running = m.running; sim.doneSeq = m.seq;
     sim.tickMs = m.tickMs;
-    if (m.ticks > 0 && sim.firstTickAt === null) { sim.firstTickAt = performance.now(); mark("first-tick"); }
+    if (m.ticks > 0 && sim.firstTickAt === null) {
+      sim.firstTickAt = performance.now(); mark("first-tick");
+      if (firstTickWaiter) setTimeout(firstTickWaiter, 0); // the renderer, in its own task
+    }
+    if (m.marks) m.marks.forEach(function (wm) { // the worker's own marks, on the page's clock
+      try { performance.mark("ryvem:" + wm[0], { startTime: wm[1] - performance.timeOrigin }); } catch (err) { /* old browser */ }
+    });
     if (sim.worker) port.postMessage({ type: "ack", xy: m.xy }, [m.xy.buffer]);
     else port.postMessage({ type: "ack" });
     if (!m.running && autoFit) fit(1); // the settled picture is framed before settled() says so
@@ -269,8 +275,11 @@
       la[n] = a; lb[n] = b; n++;
     }
     sim.seq++; sim.running = true;
-    port.postMessage({ type: "graph", active: vis.slice(), la: la.slice(0, n), lb: lb.slice(0, n),
-      alpha: alpha, seq: sim.seq });
+    // The arrays are transferred, not copied (a slider move sends one).
+    var active = vis.slice(), a2 = la.slice(0, n), b2 = lb.slice(0, n);
+    var msg = { type: "graph", active: active, la: a2, lb: b2, alpha: alpha, seq: sim.seq };
+    if (sim.worker) port.postMessage(msg, [active.buffer, a2.buffer, b2.buffer]);
+    else port.postMessage(msg);
   }
   function reheat(a) {
     sim.seq++; sim.running = true;
@@ -281,6 +290,7 @@
   function validAt(f, u) { return instant === null ? u === Infinity : f <= instant && instant < u; }
   function existsAt(f) { return instant === null || f <= instant; }
 
+  function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
   function recompute(alpha, moved) {
     var kindCount = new Int32Array(S.length), hiddenIdx = new Uint8Array(S.length);
     hiddenKinds.forEach(function (k) { hiddenIdx[kindIdx.get(k)] = 1; });
@@ -332,10 +342,10 @@
       if (pass === 0) nEdgeLive = n;
     }
     nEdgeGhost = n - nEdgeLive;
-    $("counts").textContent = nVis + " nodes · " + n + " edges";
+    setText($("counts"), nVis + " nodes · " + n + " edges"); // unchanged text: no relayout
     $("empty").hidden = nVis > 0;
     legendButtons.forEach(function (btn, k) {
-      btn.querySelector(".count").textContent = String(kindCount[kindIdx.get(k)]);
+      setText(btn.querySelector(".count"), String(kindCount[kindIdx.get(k)]));
       btn.classList.toggle("off", hiddenKinds.has(k));
       btn.setAttribute("aria-pressed", hiddenKinds.has(k) ? "false" : "true");
     });
@@ -452,6 +462,15 @@
   // below): creating a WebGL context waits on the GPU process (10–500 ms here), and the
   // worker's first ticks need not wait for it.
   var renderer = "canvas", drawReady = false;
+  // Above 30,000 nodes (the layout's BIG) the first tick takes longer than the context and
+  // has no target of its own, so the renderer does not wait for it there.
+  var RENDER_WAIT = N > 30000 ? 0 : 400, firstTickWaiter = null;
+  function afterFirstTick(fn) {
+    if (sim.firstTickAt !== null || !RENDER_WAIT) { setTimeout(fn, 0); return; }
+    var timer = setTimeout(go, RENDER_WAIT);
+    function go() { clearTimeout(timer); firstTickWaiter = null; fn(); }
+    firstTickWaiter = go;
+  }
   function initRenderer() {
     if (drawReady) return;
     mark("gl-init");
@@ -1380,7 +1399,10 @@
     resize();
     mark("theme");
     // The renderer and the first picture, then the timeline (a sort of every start and end).
-    setTimeout(function () {
+    // The renderer waits for the layout's first tick (or RENDER_WAIT ms): creating a WebGL
+    // context is one synchronous call to the GPU process (10–500 ms here), and a message
+    // from the worker is only received once the main thread is free.
+    afterFirstTick(function () {
       initRenderer();
       setTimeout(function () {
         var tl = timeline();
@@ -1389,7 +1411,7 @@
         showInstant();
         $("timebar").hidden = tl.length < 2;
       }, 0);
-    }, 0);
+    });
   }, 0);
   } // decodeAndRun
 })();
