@@ -290,19 +290,23 @@
   function validAt(f, u) { return instant === null ? u === Infinity : f <= instant && instant < u; }
   function existsAt(f) { return instant === null || f <= instant; }
 
+  var ghostTmp = new Int32Array(0);
   function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
   function recompute(alpha, moved) {
     var kindCount = new Int32Array(S.length), hiddenIdx = new Uint8Array(S.length);
     hiddenKinds.forEach(function (k) { hiddenIdx[kindIdx.get(k)] = 1; });
     var scopeIdx = scopeSel === "*" ? -1 : S.indexOf(scopeSel);
     var i, j;
+    // validAt/existsAt inlined as one comparison each: T is the instant, or for "now" a time
+    // after every finite end (so f <= T always, and T < u only for an open window).
+    var T = instant === null ? Number.MAX_VALUE : instant, hist = showHistory;
     nVis = 0;
     if (visList.length < N) visList = new Int32Array(N);
     for (i = 0; i < N; i++) {
       var ok = scopeIdx < 0 || nScope[i] === scopeIdx;
-      var isLive = validAt(nF[i], nU[i]);
+      var f = nF[i], isLive = f <= T && T < nU[i];
       live[i] = isLive ? 1 : 0;
-      var shown = ok && (isLive || (showHistory && existsAt(nF[i])));
+      var shown = ok && (isLive || (hist && f <= T));
       if (shown) kindCount[nKind[i]]++;
       vis[i] = shown && !hiddenIdx[nKind[i]] ? 1 : 0;
     }
@@ -317,29 +321,35 @@
       for (var c = b - 1; c >= a; c--) {
         var v = chainOf[c];
         if (live[v]) { repOf[i] = v; break; }
-        if (repOf[i] < 0 && showHistory && existsAt(nF[v])) repOf[i] = v;
+        if (repOf[i] < 0 && hist && nF[v] <= T) repOf[i] = v;
       }
     }
     if (edgeList.length < 2 * M) { edgeList = new Int32Array(2 * M); visEdgeIdx = new Int32Array(M); }
-    var n = 0;
-    for (var pass = 0; pass < 2; pass++) {
-      for (var o = 0; o < M; o++) {
-        j = edgeOrder[o];
-        var sup = eSup[j], va, vb, isLiveEdge;
-        if (sup) {
-          if (!showHistory || !existsAt(eF[j])) continue;
-          va = eA[j]; vb = eB[j]; isLiveEdge = false;
-        } else {
-          isLiveEdge = validAt(eF[j], eU[j]);
-          if (!isLiveEdge && !(showHistory && existsAt(eF[j]))) continue;
-          va = repOf[eA[j]]; vb = repOf[eB[j]];
-          if (va < 0 || vb < 0) continue;
-        }
-        if (!vis[va] || !vis[vb]) continue;
-        if ((pass === 0) !== isLiveEdge) continue;
-        edgeList[2 * n] = va; edgeList[2 * n + 1] = vb; visEdgeIdx[n] = j; n++;
+    // One pass in edge order: live edges go straight to the list, ghosts (History) wait in
+    // ghostTmp and follow them.
+    var n = 0, g = 0;
+    if (hist && ghostTmp.length < M) ghostTmp = new Int32Array(M);
+    for (var o = 0; o < M; o++) {
+      j = edgeOrder[o];
+      var ef = eF[j], va, vb, isLiveEdge;
+      if (eSup[j]) {
+        if (!hist || !(ef <= T)) continue;
+        va = eA[j]; vb = eB[j]; isLiveEdge = false;
+      } else {
+        isLiveEdge = ef <= T && T < eU[j];
+        if (!isLiveEdge && !(hist && ef <= T)) continue;
+        va = repOf[eA[j]]; vb = repOf[eB[j]];
+        if (va < 0 || vb < 0) continue;
       }
-      if (pass === 0) nEdgeLive = n;
+      if (!vis[va] || !vis[vb]) continue;
+      if (isLiveEdge) { edgeList[2 * n] = va; edgeList[2 * n + 1] = vb; visEdgeIdx[n] = j; n++; }
+      else ghostTmp[g++] = j;
+    }
+    nEdgeLive = n;
+    for (var q = 0; q < g; q++) { // a ghost's ends, as above
+      j = ghostTmp[q];
+      if (eSup[j]) { va = eA[j]; vb = eB[j]; } else { va = repOf[eA[j]]; vb = repOf[eB[j]]; }
+      edgeList[2 * n] = va; edgeList[2 * n + 1] = vb; visEdgeIdx[n] = j; n++;
     }
     nEdgeGhost = n - nEdgeLive;
     setText($("counts"), nVis + " nodes · " + n + " edges"); // unchanged text: no relayout
