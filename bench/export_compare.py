@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.export_suite import CHROMIUM, LAUNCH_ARGS, PROBE, _poll, _slider
+from bench.export_suite import CHROMIUM, LAUNCH_ARGS, PROBE, _first_seen, _slider
 
 
 def probe(path: Path, *, settle: float, slider: bool, pan: float, layout: float
@@ -33,11 +33,8 @@ def probe(path: Path, *, settle: float, slider: bool, pan: float, layout: float
             pg = page.new_page()
             t0 = time.perf_counter()
             pg.goto(path.resolve().as_uri(), wait_until="commit", timeout=180_000)
-            _poll(pg, "() => !!(window.__ryvem && window.__ryvem.frames().firstFrameMs !== null)",
-                  180.0, 0.005)
-            out["first_frame_ms"] = (time.perf_counter() - t0) * 1e3
-            _poll(pg, "() => window.__ryvem.sim().ticks > 0", 180.0, 0.005)
-            out["first_tick_ms"] = (time.perf_counter() - t0) * 1e3
+            out["first_frame_ms"], out["first_tick_ms"] = _first_seen(
+                pg, "() => !!(window.__ryvem && window.__ryvem.frames().firstFrameMs !== null)", t0)
             out["marks"] = {m["name"]: round(m["startTime"]) for m in pg.evaluate(
                 "() => performance.getEntriesByType('mark')"
                 ".map(m => ({name: m.name, startTime: m.startTime}))")}

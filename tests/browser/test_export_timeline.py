@@ -121,8 +121,9 @@ def test_the_fragment_keeps_the_instant_and_the_same_instant_gives_the_same_pict
     instants = hook(w.page, "timeline")["instants"]
     middle = instants[len(instants) // 2]
     counts = hook(w.page, "setInstant", middle)
+    # written once the instant has rested (150 ms), not at every step of a move
+    w.page.wait_for_url(lambda u: u.endswith("#t=" + middle), timeout=5_000)
     url = w.page.url
-    assert url.endswith("#t=" + middle)
     shots = []
     for _ in range(2):
         again = open_page(url)
@@ -211,8 +212,9 @@ def test_without_a_worker_the_layout_runs_on_the_main_thread(
     assert hook(page, "counts") == {"nodes": 5, "edges": 5}
     click_node(page, sample.ids["latency"])
     assert page.inner_text("#p-title") == "Latency budget"
-    hook(page, "setInstant", hook(page, "timeline")["first"])
-    assert page.url.endswith("#w=main&t=" + hook(page, "timeline")["first"])
+    first = hook(page, "timeline")["first"]
+    hook(page, "setInstant", first)
+    page.wait_for_url(lambda u: u.endswith("#w=main&t=" + first), timeout=5_000)
     assert w.console_errors == []
 
 

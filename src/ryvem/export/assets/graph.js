@@ -232,7 +232,13 @@
     if (dragFix >= 0) { pos[2 * dragFix] = dragX; pos[2 * dragFix + 1] = dragY; }
     sim.alpha = m.alpha; sim.ticks = m.ticks; sim.running = m.running; sim.doneSeq = m.seq;
     sim.tickMs = m.tickMs;
-    if (m.ticks > 0 && sim.firstTickAt === null) { sim.firstTickAt = performance.now(); mark("first-tick"); }
+    if (m.ticks > 0 && sim.firstTickAt === null) {
+      sim.firstTickAt = performance.now(); mark("first-tick");
+      if (firstTickWaiter) setTimeout(firstTickWaiter, 0); // the renderer, in its own task
+    }
+    if (m.marks) m.marks.forEach(function (wm) { // the worker's own marks, on the page's clock
+      try { performance.mark("ryvem:" + wm[0], { startTime: wm[1] - performance.timeOrigin }); } catch (err) { /* old browser */ }
+    });
     if (sim.worker) port.postMessage({ type: "ack", xy: m.xy }, [m.xy.buffer]);
     else port.postMessage({ type: "ack" });
     if (!m.running && autoFit) fit(1); // the settled picture is framed before settled() says so
@@ -269,8 +275,11 @@
       la[n] = a; lb[n] = b; n++;
     }
     sim.seq++; sim.running = true;
-    port.postMessage({ type: "graph", active: vis.slice(), la: la.slice(0, n), lb: lb.slice(0, n),
-      alpha: alpha, seq: sim.seq });
+    // The arrays are transferred, not copied (a slider move sends one).
+    var active = vis.slice(), a2 = la.slice(0, n), b2 = lb.slice(0, n);
+    var msg = { type: "graph", active: active, la: a2, lb: b2, alpha: alpha, seq: sim.seq };
+    if (sim.worker) port.postMessage(msg, [active.buffer, a2.buffer, b2.buffer]);
+    else port.postMessage(msg);
   }
   function reheat(a) {
     sim.seq++; sim.running = true;
@@ -281,18 +290,23 @@
   function validAt(f, u) { return instant === null ? u === Infinity : f <= instant && instant < u; }
   function existsAt(f) { return instant === null || f <= instant; }
 
+  var ghostTmp = new Int32Array(0);
+  function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
   function recompute(alpha, moved) {
     var kindCount = new Int32Array(S.length), hiddenIdx = new Uint8Array(S.length);
     hiddenKinds.forEach(function (k) { hiddenIdx[kindIdx.get(k)] = 1; });
     var scopeIdx = scopeSel === "*" ? -1 : S.indexOf(scopeSel);
     var i, j;
+    // validAt/existsAt inlined as one comparison each: T is the instant, or for "now" a time
+    // after every finite end (so f <= T always, and T < u only for an open window).
+    var T = instant === null ? Number.MAX_VALUE : instant, hist = showHistory;
     nVis = 0;
     if (visList.length < N) visList = new Int32Array(N);
     for (i = 0; i < N; i++) {
       var ok = scopeIdx < 0 || nScope[i] === scopeIdx;
-      var isLive = validAt(nF[i], nU[i]);
+      var f = nF[i], isLive = f <= T && T < nU[i];
       live[i] = isLive ? 1 : 0;
-      var shown = ok && (isLive || (showHistory && existsAt(nF[i])));
+      var shown = ok && (isLive || (hist && f <= T));
       if (shown) kindCount[nKind[i]]++;
       vis[i] = shown && !hiddenIdx[nKind[i]] ? 1 : 0;
     }
@@ -307,35 +321,41 @@
       for (var c = b - 1; c >= a; c--) {
         var v = chainOf[c];
         if (live[v]) { repOf[i] = v; break; }
-        if (repOf[i] < 0 && showHistory && existsAt(nF[v])) repOf[i] = v;
+        if (repOf[i] < 0 && hist && nF[v] <= T) repOf[i] = v;
       }
     }
     if (edgeList.length < 2 * M) { edgeList = new Int32Array(2 * M); visEdgeIdx = new Int32Array(M); }
-    var n = 0;
-    for (var pass = 0; pass < 2; pass++) {
-      for (var o = 0; o < M; o++) {
-        j = edgeOrder[o];
-        var sup = eSup[j], va, vb, isLiveEdge;
-        if (sup) {
-          if (!showHistory || !existsAt(eF[j])) continue;
-          va = eA[j]; vb = eB[j]; isLiveEdge = false;
-        } else {
-          isLiveEdge = validAt(eF[j], eU[j]);
-          if (!isLiveEdge && !(showHistory && existsAt(eF[j]))) continue;
-          va = repOf[eA[j]]; vb = repOf[eB[j]];
-          if (va < 0 || vb < 0) continue;
-        }
-        if (!vis[va] || !vis[vb]) continue;
-        if ((pass === 0) !== isLiveEdge) continue;
-        edgeList[2 * n] = va; edgeList[2 * n + 1] = vb; visEdgeIdx[n] = j; n++;
+    // One pass in edge order: live edges go straight to the list, ghosts (History) wait in
+    // ghostTmp and follow them.
+    var n = 0, g = 0;
+    if (hist && ghostTmp.length < M) ghostTmp = new Int32Array(M);
+    for (var o = 0; o < M; o++) {
+      j = edgeOrder[o];
+      var ef = eF[j], va, vb, isLiveEdge;
+      if (eSup[j]) {
+        if (!hist || !(ef <= T)) continue;
+        va = eA[j]; vb = eB[j]; isLiveEdge = false;
+      } else {
+        isLiveEdge = ef <= T && T < eU[j];
+        if (!isLiveEdge && !(hist && ef <= T)) continue;
+        va = repOf[eA[j]]; vb = repOf[eB[j]];
+        if (va < 0 || vb < 0) continue;
       }
-      if (pass === 0) nEdgeLive = n;
+      if (!vis[va] || !vis[vb]) continue;
+      if (isLiveEdge) { edgeList[2 * n] = va; edgeList[2 * n + 1] = vb; visEdgeIdx[n] = j; n++; }
+      else ghostTmp[g++] = j;
+    }
+    nEdgeLive = n;
+    for (var q = 0; q < g; q++) { // a ghost's ends, as above
+      j = ghostTmp[q];
+      if (eSup[j]) { va = eA[j]; vb = eB[j]; } else { va = repOf[eA[j]]; vb = repOf[eB[j]]; }
+      edgeList[2 * n] = va; edgeList[2 * n + 1] = vb; visEdgeIdx[n] = j; n++;
     }
     nEdgeGhost = n - nEdgeLive;
-    $("counts").textContent = nVis + " nodes · " + n + " edges";
+    setText($("counts"), nVis + " nodes · " + n + " edges"); // unchanged text: no relayout
     $("empty").hidden = nVis > 0;
     legendButtons.forEach(function (btn, k) {
-      btn.querySelector(".count").textContent = String(kindCount[kindIdx.get(k)]);
+      setText(btn.querySelector(".count"), String(kindCount[kindIdx.get(k)]));
       btn.classList.toggle("off", hiddenKinds.has(k));
       btn.setAttribute("aria-pressed", hiddenKinds.has(k) ? "false" : "true");
     });
@@ -452,6 +472,15 @@
   // below): creating a WebGL context waits on the GPU process (10–500 ms here), and the
   // worker's first ticks need not wait for it.
   var renderer = "canvas", drawReady = false;
+  // Above 30,000 nodes (the layout's BIG) the first tick takes longer than the context and
+  // has no target of its own, so the renderer does not wait for it there.
+  var RENDER_WAIT = N > 30000 ? 0 : 400, firstTickWaiter = null;
+  function afterFirstTick(fn) {
+    if (sim.firstTickAt !== null || !RENDER_WAIT) { setTimeout(fn, 0); return; }
+    var timer = setTimeout(go, RENDER_WAIT);
+    function go() { clearTimeout(timer); firstTickWaiter = null; fn(); }
+    firstTickWaiter = go;
+  }
   function initRenderer() {
     if (drawReady) return;
     mark("gl-init");
@@ -1172,6 +1201,14 @@
     tLabel.title = instant === null ? "" : iso(instant);
     document.documentElement.classList.toggle("past", instant !== null);
   }
+  // The fragment is written once the instant has rested SLIDE_REST ms: history.replaceState
+  // took 0.5–12 ms of a slider move at 10k (a same-document navigation), and Chromium
+  // throttles a page that calls it hundreds of times, as a replay would.
+  var fragmentTimer = 0;
+  function fragmentLater() {
+    if (fragmentTimer) clearTimeout(fragmentTimer);
+    fragmentTimer = setTimeout(function () { fragmentTimer = 0; writeFragment(); }, SLIDE_REST);
+  }
   function writeFragment() {
     var base = location.href.split("#")[0];
     var keep = (location.hash.match(/(?:^#|&)(r=canvas|w=main)(?=&|$)/g) || [])
@@ -1184,7 +1221,7 @@
     if (t !== null && a.length && t >= a[a.length - 1]) t = null; // the last change is now
     instant = t;
     showInstant();
-    writeFragment();
+    fragmentLater();
     if (redraw !== false) { recompute(playing ? PLAY_ALPHA : 0, true); relaxLater(); }
   }
   // A move of the time slider does not reheat the layout: the worker places the new nodes
@@ -1380,7 +1417,10 @@
     resize();
     mark("theme");
     // The renderer and the first picture, then the timeline (a sort of every start and end).
-    setTimeout(function () {
+    // The renderer waits for the layout's first tick (or RENDER_WAIT ms): creating a WebGL
+    // context is one synchronous call to the GPU process (10–500 ms here), and a message
+    // from the worker is only received once the main thread is free.
+    afterFirstTick(function () {
       initRenderer();
       setTimeout(function () {
         var tl = timeline();
@@ -1389,7 +1429,7 @@
         showInstant();
         $("timebar").hidden = tl.length < 2;
       }, 0);
-    }, 0);
+    });
   }, 0);
   } // decodeAndRun
 })();

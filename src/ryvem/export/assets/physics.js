@@ -15,6 +15,9 @@
       THETA2 = n > BIG ? 1.44 : 0.81;
     }
     var waitingAck = false, dirty = false, lastTickMs = 0, spare = null;
+    var wmarks = [], wclock = scope.performance || null; // the worker's start, for the page's marks
+    function wmark(name) { if (wclock && wmarks) wmarks.push([name, wclock.timeOrigin + wclock.now()]); }
+    wmark("w-start");
     var jseed = 0x5eed;
     function jiggle() {
       jseed = (jseed + 0x6d2b79f5) | 0;
@@ -30,8 +33,8 @@
     function place() {
       var any = false, i, j, n, l;
       for (i = 0; i < N && !any; i++) any = placed[i] === 1;
-      var byEnt = new Map();
-      for (i = 0; i < N; i++) if (placed[i]) byEnt.set(ENT[i], i);
+      var byEnt = new Int32Array(N).fill(-1); // entity -> its last placed version
+      for (i = 0; i < N; i++) if (placed[i]) byEnt[ENT[i]] = i;
       var partner = null;
       if (any) { // a new node starts beside a neighbour already on the page
         partner = new Int32Array(N).fill(-1);
@@ -44,15 +47,15 @@
       for (j = 0; j < nAct; j++) {
         n = act[j];
         if (placed[n]) continue;
-        var sib = byEnt.get(ENT[n]);
-        if (sib !== undefined) near(n, sib);
+        var sib = byEnt[ENT[n]];
+        if (sib >= 0) near(n, sib);
         else if (partner && partner[n] >= 0) near(n, partner[n]);
         else {
           var radius = 10 * Math.sqrt(0.5 + RANK[n]), angle = RANK[n] * Math.PI * (3 - Math.sqrt(5));
           X[n] = radius * Math.cos(angle); Y[n] = radius * Math.sin(angle);
           placed[n] = 1; VX[n] = VY[n] = 0;
         }
-        byEnt.set(ENT[n], n);
+        byEnt[ENT[n]] = n;
       }
     }
     function near(n, m) {
@@ -82,7 +85,10 @@
     // leaf holds up to LEAF nodes (ORDER[QLO..QHI)), or more when they all coincide. Each
     // cell keeps its mass QM, centre QX/QY and QR2 = width² / theta², so a cell is far
     // enough when QR2 < distance². Nothing is allocated per tick once the arrays fit.
-    var LEAF = 8;
+    // The first tick (which V8 runs cold and the page waits for) approximates more coarsely
+    // (theta 2): its nodes sit on an even spiral, and the next tick looks again. 10k in Node:
+    // the many-body part of that tick 14–24 ms against 26–30 at theta 0.9.
+    var LEAF = 8, FIRST_THETA2 = 4;
     var QX = new Float64Array(0), QY = QX, QM = QX, QR2 = QX;
     var QSKIP = new Int32Array(0), QLO = QSKIP, QHI = QSKIP, ORDER = QSKIP, TMP = QSKIP;
     var cells = 0, thetaNow = 0;
@@ -99,7 +105,7 @@
       var c = cells++;
       if (cells > QSKIP.length) growCells(cells);
       var n = hi - lo, i, k;
-      QR2[c] = size * size / THETA2;
+      QR2[c] = size * size / (ticks === 0 ? FIRST_THETA2 : THETA2);
       if (n <= LEAF || depth > 30) {
         var m = 0, sx = 0, sy = 0;
         for (k = lo; k < hi; k++) { i = ORDER[k]; sx += X[i]; sy += Y[i]; m++; }
@@ -266,8 +272,10 @@
       linkForce(alpha);
       chargeForce(alpha);
       gravityForce(alpha);
-      // collision every other tick above REUSE nodes, every third on a big graph
-      if (nAct <= REUSE || ticks % (nAct > BIG ? 3 : 2) === 0) collideForce();
+      // collision every other tick above REUSE nodes, every third on a big graph; not on the
+      // first tick (ticks = 0), which V8 runs cold and which the page waits for (10k: 45–75
+      // ms in Node with it, 33–40 without), and whose starting spiral has no overlaps to undo
+      if (nAct <= REUSE || ticks % (nAct > BIG ? 3 : 2) === 1) collideForce();
       var keep = 1 - params.friction;
       for (var j = 0; j < nAct; j++) {
         var i = act[j];
@@ -286,8 +294,10 @@
       spare = null;
       for (var i = 0; i < N; i++) { xy[2 * i] = X[i]; xy[2 * i + 1] = Y[i]; }
       waitingAck = true; dirty = false;
+      var wm = null;
+      if (ticks > 0 && wmarks) { wmark("w-post"); wm = wmarks; wmarks = null; }
       scope.postMessage({ type: "pos", xy: xy, alpha: alpha, ticks: ticks, running: running,
-        seq: seq, tickMs: lastTickMs }, [xy.buffer]);
+        seq: seq, tickMs: lastTickMs, marks: wm }, [xy.buffer]);
     }
 
     var channel = new MessageChannel(), looping = false;
@@ -299,6 +309,7 @@
       var t0 = Date.now();
       do {
         tick();
+        if (wmarks) wmark("w-tick" + ticks);
         if (alpha < ALPHA_MIN && alphaTarget === 0) { running = false; break; }
       } while (Date.now() - t0 < 12);
       post();
@@ -320,6 +331,7 @@
     scope.onmessage = function (ev) {
       var m = ev.data;
       if (m.seq) seq = m.seq;
+      wmark("w-msg-" + m.type);
       if (m.type === "init") {
         N = m.n; X = new Float64Array(N); Y = new Float64Array(N); VX = new Float64Array(N);
         VY = new Float64Array(N); FX = new Float64Array(N).fill(NaN); FY = new Float64Array(N).fill(NaN);
@@ -332,6 +344,7 @@
         chargeFresh = false;
         setLinks(m.la, m.lb);
         place();
+        wmark("w-placed");
         // No position message before the first tick: the page acks one message at a time,
         // so a tickless one would hold the first tick's behind a round trip through a main
         // thread that is still parsing the file (10k: about 60 ms more to the first tick).
