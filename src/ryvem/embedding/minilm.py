@@ -120,21 +120,15 @@ class MiniLM:
             str(model_file()), sess_options=opts, providers=["CPUExecutionProvider"]
         )
 
-    def _batch(self) -> Any:
-        """The session for several texts (made on first use): it spins."""
-        if self._session is None:
+    def _run_session(self, *, single: bool) -> Any:
+        """The session for one text (a question: it does not spin) or for several (it
+        spins); each made on first use."""
+        attr = "_quick" if single else "_session"
+        if getattr(self, attr) is None:
             with self._lock:
-                if self._session is None:
-                    self._session = self._new_session(spinning=True)
-        return self._session
-
-    def _single(self) -> Any:
-        """The session for one text (a question; made on first use): it does not spin."""
-        if self._quick is None:
-            with self._lock:
-                if self._quick is None:
-                    self._quick = self._new_session(spinning=False)
-        return self._quick
+                if getattr(self, attr) is None:
+                    setattr(self, attr, self._new_session(spinning=not single))
+        return getattr(self, attr)
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         self._load()
@@ -143,7 +137,7 @@ class MiniLM:
         # Sorted by length and packed into runs of at most RUN_TOKENS (padding included), so
         # a run pads to about its own length and stays small enough for the CPU's caches.
         order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
-        session = self._single() if len(texts) == 1 else self._batch()
+        session = self._run_session(single=len(texts) == 1)
         start = 0
         while start < len(order):
             end = start + 1
