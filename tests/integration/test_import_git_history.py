@@ -116,6 +116,30 @@ def test_a_rename_git_reports_keeps_one_node(repo: tuple[Repo, list[str]], cli: 
     assert old["key"] == "notes/old-name" and old["body"] == JOURNAL
 
 
+@pytest.mark.parametrize("dates", [(C1, C2, C3), (C1, C1, C1)], ids=["apart", "one-second"])
+def test_a_new_page_at_a_renamed_pages_old_path_is_a_second_node(
+    tmp_path: Path, cli: Cli, dates: tuple[str, str, str]
+) -> None:
+    """A page moved away and a new page later at its old path: two nodes, the moved one
+    keeps its two-key history, the new one starts after the move (even when git dates all
+    three commits in one second)."""
+    r = Repo(tmp_path / "vault")
+    r.write("notes/plan.md", JOURNAL)
+    r.commit("Start", dates[0])
+    (r.root / "archive").mkdir()
+    r.git("mv", "notes/plan.md", "archive/plan.md")
+    r.commit("Archive the plan", dates[1])
+    r.write("notes/plan.md", "# New plan\n\nSomething else entirely.\n")
+    r.commit("A new plan", dates[2])
+    cli.ok("import", str(r.root), "--git-history")
+    moved = cli.json("history", "page/archive/plan")
+    assert [v["key"] for v in moved] == ["notes/plan", "archive/plan"]
+    [new] = cli.json("history", "page/notes/plan")
+    assert new["title"] == "New plan" and new["entity"] != moved[0]["entity"]
+    assert new["valid_from"] > moved[1]["valid_from"]
+    assert cli.json("get", "page/notes/plan", "--as-of", moved[0]["valid_from"])["body"] == JOURNAL
+
+
 def test_a_page_deleted_in_a_commit_is_retired_at_its_time(
     repo: tuple[Repo, list[str]], cli: Cli
 ) -> None:

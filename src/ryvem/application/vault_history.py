@@ -257,12 +257,16 @@ def _apply_commit(
             summary.problems.append(
                 Problem(shown, f"{e.message} (commit {commit.id[:12]}); skipped")
             )
-    for result in _write_at(service, nodes, at) if nodes else []:
+    for node, result in zip(nodes, _write_at(service, nodes, at) if nodes else [], strict=True):
         setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
         v = result.version
         if v.key is not None:
             written[v.key] = v
             store.latest[v.key] = max(store.latest.get(v.key, 0), v.valid_from)
+        if result.outcome == "renamed" and node.renamed_from is not None:
+            # The old key's node left it then: a page written there later starts after that.
+            old_key = node.renamed_from
+            store.latest[old_key] = max(store.latest.get(old_key, 0), v.valid_from)
     moved = {n.renamed_from for n in nodes if n.renamed_from is not None}
     for key in sorted(set(deletes) - moved - set(writes)):
         current = service.repo.get_identity((kind, key, scope), None)
@@ -273,9 +277,8 @@ def _apply_commit(
         store.latest[key] = when
         written.pop(key, None)
         summary.retired += 1
-    for key in moved:
+    for key in moved:  # its latest time stays (set above): a new page there starts after it
         written.pop(key, None)
-        store.latest.pop(key, None)
 
 
 def _import_working_tree(
