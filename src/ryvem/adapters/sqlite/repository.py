@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from ryvem import errors
-from ryvem.adapters.sqlite import queries
+from ryvem.adapters.sqlite import queries, topk
 from ryvem.adapters.sqlite.errors import from_os_error, from_sqlite, is_busy
 from ryvem.adapters.sqlite.errors import unwritable as unwritable_reason
 from ryvem.domain.links import Candidate, normalize, tail
@@ -189,14 +189,43 @@ def _params(model: NodeVersion | Edge) -> dict[str, Any]:
     return values
 
 
-def _fts_expression(query: SearchQuery) -> str:
-    """The domain's lexical plan as FTS5 syntax: every clause double-quoted (quotes doubled),
-    OR-ed; prefix terms get a trailing ``*``. Empty when the text had no word."""
+def _fts_phrases(query: SearchQuery) -> list[str]:
+    """The domain's lexical plan as FTS5 phrases (to be OR-ed): every clause double-quoted
+    (quotes doubled); prefix terms get a trailing ``*``. Empty when the text had no word."""
     parts = []
     for term in lexical_plan(query).clauses:
         phrase = '"' + " ".join(w.replace('"', '""') for w in term.words) + '"'
         parts.append(phrase + ("*" if term.prefix else ""))
-    return " OR ".join(parts)
+    return parts
+
+
+def _ranked_rows(
+    conn: sqlite3.Connection,
+    ranking: str,
+    phrases: list[str],
+    params: dict[str, Any],
+    *,
+    every_version: bool,
+) -> list[Any]:
+    """A search's rows, best first: the top ``params["limit"]`` of ``ranking`` (a
+    ``(seq, rank)`` query over ``nodes_fts``, or ``nodes_fts_all`` for ``every_version``)
+    over ``phrases`` OR-ed, found by :func:`topk.top_k`, then read."""
+    counting = _sql("match_count_all" if every_version else "match_count")
+    sizing = _sql("fts_all_row_count" if every_version else "fts_row_count")
+
+    def rank(match: str, limit: int) -> list[tuple[int, float]]:
+        return conn.execute(ranking, {**params, "match": match, "limit": limit}).fetchall()
+
+    def count(phrase: str) -> int:
+        return int(conn.execute(counting, {"match": phrase}).fetchone()[0])
+
+    def rows() -> int:
+        return int(conn.execute(sizing).fetchone()[0])
+
+    top = topk.top_k(phrases, params["limit"], rank=rank, count=count, rows=rows)
+    found = {r[0]: r[1:] for r in conn.execute(
+        _sql("search_rows"), {"seqs": _json(seq for seq, _ in top)})}
+    return [(*found[seq], r) for seq, r in top]
 
 
 def _json(values: Iterable[Any]) -> str:
@@ -534,15 +563,27 @@ class SqliteRepository:
         full-text search has a connection of its own."""
         return self._connect_searcher is not None
 
-    def _search_read(self, sql: str, params: dict[str, Any]) -> list[Any]:
-        """``_read`` on the full-text search's own connection (``_conn`` for a store opened
-        without one)."""
-        if self._connect_searcher is None:
-            return self._read(sql, params)
-        with self._search_lock:
+    def _search_snapshot(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn`` on the full-text search's connection (``_conn`` for a store opened without
+        one) inside one read transaction, so its several statements read one snapshot."""
+        lock = self._lock if self._connect_searcher is None else self._search_lock
+        with lock:
             try:
                 conn = self._searcher()
-                return self._retry_busy(lambda: conn.execute(sql, params).fetchall())
+
+                def attempt() -> T:
+                    if conn.in_transaction:
+                        return fn(conn)
+                    conn.execute("BEGIN")
+                    try:
+                        out = fn(conn)
+                    except BaseException:
+                        conn.execute("ROLLBACK")
+                        raise
+                    conn.execute("COMMIT")
+                    return out
+
+                return self._retry_busy(attempt)
             except sqlite3.Error as e:
                 raise from_sqlite(e, self.location) from e
 
@@ -812,17 +853,19 @@ class SqliteRepository:
         if query.empty:
             rows = self._read(_sql("recent", **when, scope=shape, kinds=by_kind), params)
             return [_listed(r) for r in rows]
-        match = _fts_expression(query)
-        if not match:
+        phrases = _fts_phrases(query)
+        if not phrases:
             return []
-        if as_of is not None or known_at is not None:
+        past = as_of is not None or known_at is not None
+        if past:  # the index of every version, filtered by the window
             name = "search_as_of"
         elif shape == "all" and not by_kind:
             name = "search_current"  # no filter: ranked on the index alone
         else:
             name = "search_fulltext"
-        rows = self._search_read(
-            _sql(name, **when, scope=shape, kinds=by_kind), {**params, "match": match}
+        ranking = _sql(name, **when, scope=shape, kinds=by_kind)
+        rows = self._search_snapshot(
+            lambda conn: _ranked_rows(conn, ranking, phrases, params, every_version=past)
         )
         return [
             SearchHit.model_construct(

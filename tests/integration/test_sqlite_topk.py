@@ -1,0 +1,201 @@
+"""Current search on SQLite ranks a question's phrases with early stopping (MaxScore over FTS5,
+``ryvem.adapters.sqlite.topk``): it must give exactly the rows, ranks and order of the single
+``OR`` query it replaces — on a real store with common, middling and rare words, duplicate
+texts (ties), superseded rows, and kind and scope filters — and it must actually stop early."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ryvem.adapters.sqlite import SqliteRepository, topk
+from ryvem.adapters.sqlite.repository import _fts_phrases
+from ryvem.application.service import NewNode, Service
+from ryvem.domain.scopes import ALL_SCOPES, ScopeFilter
+from ryvem.domain.search import parse_search
+
+COMMON = ["page", "note", "space", "server", "query"]  # each in most rows
+MIDDLING = [f"mid{w}" for w in "abcdefghij"]  # a few percent each
+RARE = [f"rare{w}" for w in "abcdefghijklmnop"]  # a handful of rows each
+ROWS = 3000
+
+QUESTIONS = [
+    "page note rarea",  # one rare word among common ones: stops in round one
+    "how does the server query the space for rareb and midc",
+    "page space server",  # only common words
+    "midd mide page",
+    "rarec rared rarec page",
+    "note midf* space",  # a prefix
+    '"page note" rarea server',  # a quoted phrase
+    "raree",  # one phrase: one query
+    "midg page query note space server midh midi",
+]
+
+
+def _texts(rng: random.Random) -> Iterator[str]:
+    for _ in range(ROWS):
+        words = [w for w in COMMON if rng.random() < 0.7]
+        words += [w for w in MIDDLING if rng.random() < 0.04]
+        words += [w for w in RARE if rng.random() < 0.003]
+        words += ["filler"] * rng.randint(0, 30)
+        rng.shuffle(words)
+        yield " ".join(words)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SqliteRepository]:
+    path = tmp_path_factory.mktemp("topk") / "m.db"
+    repo = SqliteRepository.open(path)
+    rng = random.Random(7)
+    texts = list(_texts(rng))
+    nodes = [
+        NewNode(kind="note" if i % 3 else "decision", title=text[:40], key=f"k{i}",
+                scope="global" if i % 2 else "repo:app", body=text)
+        for i, text in enumerate(texts)
+    ]
+    service = Service(repo)
+    for start in range(0, len(nodes), 500):
+        service.write_many(nodes[start:start + 500])
+    # ties: the same text twice more; history: a tenth of the rows superseded
+    service.write_many([NewNode(kind="note", title=texts[0][:40], key=f"dup{i}",
+                                scope="global", body=texts[0]) for i in range(2)])
+    service.write_many([NewNode(kind=n.kind, title=n.title, key=n.key, scope=n.scope,
+                                body=n.body + " rarep") for n in nodes[::10]])
+    # and a third generation, so that a past instant sees neither the first nor the last
+    service.write_many([NewNode(kind=n.kind, title=n.title, key=n.key, scope=n.scope,
+                                body=n.body + " rareo") for n in nodes[::7]])
+    yield repo
+    repo.close()
+
+
+def _single_query(conn: sqlite3.Connection, text: str, limit: int, *, kinds: tuple[str, ...] = (),
+                  scope: str | None = None) -> list[tuple[str, float]]:
+    """The ranking before early stopping: one OR query, every match scored."""
+    match = " OR ".join(_fts_phrases(parse_search(text)))
+    sql = ("SELECT n.id, bm25(nodes_fts, 4.0, 2.0, 1.0) AS rank FROM nodes_fts "
+           "JOIN nodes n ON n.seq = nodes_fts.rowid WHERE nodes_fts MATCH ? "
+           "AND n.valid_to IS NULL")
+    params: list[object] = [match]
+    if kinds:
+        sql += f" AND n.kind IN ({','.join('?' * len(kinds))})"
+        params += list(kinds)
+    if scope is not None:
+        sql += " AND n.scope = ?"
+        params.append(scope)
+    sql += " ORDER BY rank, n.seq DESC LIMIT ?"
+    return [(r[0], round(-r[1], 6)) for r in conn.execute(sql, [*params, limit])]
+
+
+def _search(repo: SqliteRepository, text: str, limit: int, *, kinds: tuple[str, ...] = (),
+            scope: str | None = None, as_of: int | None = None) -> list[tuple[str, float]]:
+    where = ALL_SCOPES if scope is None else ScopeFilter(exact=scope)
+    hits = repo.search(parse_search(text), kinds, where, limit, as_of)
+    return [(h.id, h.score) for h in hits]
+
+
+def _single_past_query(conn: sqlite3.Connection, text: str, limit: int,
+                       as_of: int) -> list[tuple[str, float]]:
+    """As-of search before early stopping: one OR query over every version's text."""
+    match = " OR ".join(_fts_phrases(parse_search(text)))
+    rows = conn.execute(
+        "SELECT n.id, bm25(nodes_fts_all, 4.0, 2.0, 1.0) AS rank FROM nodes_fts_all "
+        "JOIN nodes n ON n.seq = nodes_fts_all.rowid WHERE nodes_fts_all MATCH ? "
+        "AND n.valid_from <= ? AND (n.valid_to IS NULL OR n.valid_to > ?) "
+        "ORDER BY rank, n.seq DESC LIMIT ?", (match, as_of, as_of, limit))
+    return [(r[0], round(-r[1], 6)) for r in rows]
+
+
+@pytest.mark.parametrize("limit", [1, 5, 20, 60])
+def test_current_search_gives_the_rows_ranks_and_order_of_the_single_or_query(
+    store: SqliteRepository, tmp_path: Path, limit: int
+) -> None:
+    conn = sqlite3.connect(store.location)
+    for text in QUESTIONS:
+        assert _search(store, text, limit) == _single_query(conn, text, limit), text
+
+
+def test_kind_and_scope_filters_give_the_filtered_single_queries_answer(
+    store: SqliteRepository,
+) -> None:
+    conn = sqlite3.connect(store.location)
+    for text in QUESTIONS:
+        assert _search(store, text, 20, kinds=("decision",)) == _single_query(
+            conn, text, 20, kinds=("decision",)), text
+        assert _search(store, text, 20, scope="repo:app") == _single_query(
+            conn, text, 20, scope="repo:app"), text
+
+
+def test_as_of_search_gives_the_single_past_querys_answer_at_every_generation(
+    store: SqliteRepository,
+) -> None:
+    conn = sqlite3.connect(store.location)
+    starts = sorted({r[0] for r in conn.execute("SELECT valid_from FROM nodes")})
+    second = conn.execute(
+        "SELECT min(valid_from) FROM nodes WHERE body LIKE '%rarep'").fetchone()[0]
+    for as_of in (starts[len(starts) // 2], second, starts[-1]):
+        for text in [*QUESTIONS, "rarep page note", "rareo rarep space"]:
+            assert _search(store, text, 20, as_of=as_of) == _single_past_query(
+                conn, text, 20, as_of), (text, as_of)
+
+
+def test_equal_scores_come_newest_first_as_before(store: SqliteRepository) -> None:
+    conn = sqlite3.connect(store.location)
+    first = conn.execute("SELECT body FROM nodes WHERE key = 'dup0'").fetchone()[0]
+    text = " ".join(dict.fromkeys(first.split()))
+    found = _search(store, text + " rarea", 5)
+    assert found == _single_query(conn, text + " rarea", 5)
+    assert [h[0] for h in found][:3] == [h[0] for h in _single_query(conn, text, 3)]
+
+
+def test_the_ranking_stops_early_and_never_runs_the_whole_or_query_when_it_can(
+    store: SqliteRepository,
+) -> None:
+    """Which rounds each question took: the early stop is taken (in round one and in round
+    two) and the single OR query over every phrase is then never run."""
+    conn = sqlite3.connect(store.location)
+    rounds = {}
+    for text in QUESTIONS:
+        phrases = _fts_phrases(parse_search(text))
+        everything = " OR ".join(phrases)
+        ran: list[str] = []
+
+        def rank(match: str, limit: int) -> list[tuple[int, float]]:
+            ran.append(match)  # noqa: B023 - read before the loop moves on
+            return conn.execute(
+                "SELECT rowid, bm25(nodes_fts, 4.0, 2.0, 1.0) AS rank FROM nodes_fts "
+                "WHERE nodes_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ?", (match, limit)
+            ).fetchall()
+
+        top = topk.top_k(
+            phrases, 20, rank=rank,
+            count=lambda p: conn.execute(
+                "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (p,)).fetchone()[0],
+            rows=lambda: conn.execute("SELECT count(*) FROM nodes_fts_docsize").fetchone()[0],
+        )
+        assert [(r, round(s, 6)) for r, s in top] == [
+            (r, round(s, 6)) for r, s in rank(everything, 20)], text
+        ran.pop()
+        rounds[text] = 0 if everything in ran else (len(ran) + 1) // 2
+    assert rounds["page note rarea"] == 1
+    assert 2 in rounds.values()
+    assert rounds["raree"] == 0  # one phrase: the single query
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    words=st.lists(st.sampled_from(COMMON + MIDDLING + RARE + ["filler", "nowhere"]),
+                   min_size=1, max_size=9),
+    limit=st.integers(min_value=1, max_value=40),
+)
+def test_any_question_of_store_words_ranks_as_the_single_query_does(
+    store: SqliteRepository, words: list[str], limit: int
+) -> None:
+    conn = sqlite3.connect(store.location)
+    text = " ".join(words)
+    assert _search(store, text, limit) == _single_query(conn, text, limit)
