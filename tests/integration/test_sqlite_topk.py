@@ -24,6 +24,8 @@ COMMON = ["page", "note", "space", "server", "query"]  # each in most rows
 MIDDLING = [f"mid{w}" for w in "abcdefghij"]  # a few percent each
 RARE = [f"rare{w}" for w in "abcdefghijklmnop"]  # a handful of rows each
 ROWS = 3000
+# the module-scoped store is read, never written, by every example
+_SHARED_STORE = [HealthCheck.function_scoped_fixture]
 
 QUESTIONS = [
     "page note rarea",  # one rare word among common ones: stops in round one
@@ -187,7 +189,7 @@ def test_the_ranking_stops_early_and_never_runs_the_whole_or_query_when_it_can(
     assert rounds["raree"] == 0  # one phrase: the single query
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=_SHARED_STORE)
 @given(
     words=st.lists(st.sampled_from(COMMON + MIDDLING + RARE + ["filler", "nowhere"]),
                    min_size=1, max_size=9),
@@ -199,3 +201,15 @@ def test_any_question_of_store_words_ranks_as_the_single_query_does(
     conn = sqlite3.connect(store.location)
     text = " ".join(words)
     assert _search(store, text, limit) == _single_query(conn, text, limit)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=_SHARED_STORE)
+@given(text=st.text(max_size=40))
+def test_hostile_text_beside_common_words_never_errors_and_ranks_as_the_single_query(
+    store: SqliteRepository, text: str
+) -> None:
+    """Quotes, stars, brackets, FTS5 operators and stray Unicode, among words common enough
+    that the early-stopping path runs."""
+    conn = sqlite3.connect(store.location)
+    for question in (f"page note {text}", f'{text} "server" spa* rarea'):
+        assert _search(store, question, 20) == _single_query(conn, question, 20)
