@@ -36,6 +36,18 @@ def test_every_query_file_packs_to_the_parameters_its_header_names() -> None:
         assert all(f"${p}" in header for p in packed.names), name
 
 
+def test_a_query_goes_out_without_its_comments_and_with_its_strings_untouched() -> None:
+    """The server pre-parses every character of a query on every run: comments and blank
+    lines stay in the files, not on the wire; a // inside a string or quoted name stays."""
+    text = ("// header $x\nMATCH (n {id: $id})  // trailing\n\n  // indented\n"
+            "WHERE n.s = 'a // b' AND n.`//c` = \"//d\"\nRETURN n")
+    sent, values = _statement(text, {"id": 1, "x": 2})
+    assert sent == "MATCH (n {id: $p.id})\nWHERE n.s = 'a // b' AND n.`//c` = \"//d\"\nRETURN n"
+    assert values == {"p": {"id": 1, "x": 2}}
+    for name in cypher.names():
+        assert "//" not in cypher.compact(cypher.packed(cypher.load(name)).text), name
+
+
 def test_a_query_missing_one_of_its_values_is_refused_before_it_is_sent() -> None:
     """A map would hide a missing key as null, so the adapter checks the names first."""
     text, values = _statement("RETURN $a, $b", {"a": 1, "b": [], "extra": 2})

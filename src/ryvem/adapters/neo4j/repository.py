@@ -128,12 +128,13 @@ def _cypher(name: str, params: dict[str, Any]) -> str:
 
 def _statement(text: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A query as it is sent: packed (``$name`` read as ``$p.name``, see ``queries.packed``:
-    one plan per text whatever the lengths of its lists) with its values as one map."""
+    one plan per text whatever the lengths of its lists) and without its comments
+    (``queries.compact``), with its values as one map."""
     query = cypher.packed(text)
     missing = query.names - params.keys()
     if missing:  # a map hides a missing key as null, where Neo4j would refuse the query
         raise ValueError(f"parameters missing for the query: {sorted(missing)}")
-    return query.text, {cypher.PACK: params}
+    return cypher.compact(query.text), {cypher.PACK: params}
 
 
 # --- mapping rows ---------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
-__all__ = ["Packed", "load", "names", "packed", "with_bound"]
+__all__ = ["Packed", "compact", "load", "names", "packed", "with_bound"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _BOUND = "__MAX_HOPS__"
@@ -109,3 +109,19 @@ def packed(text: str) -> Packed:
         return f"${PACK}.{m.group(2)}"
 
     return Packed(_TOKEN.sub(swap, text), frozenset(names))
+
+
+@cache
+def compact(text: str) -> str:
+    """``text`` as it goes over the wire: without its ``//`` comments and blank lines (string
+    literals and quoted names untouched). The server's pre-parser reads every character of a
+    query on every run, cached plan or not; the files keep their comments for the reader."""
+
+    def drop(m: re.Match[str]) -> str:
+        token = m.group(1)
+        if token is not None and token.startswith("//"):
+            return ""
+        return m.group(0)
+
+    lines = (line.rstrip() for line in _TOKEN.sub(drop, text).splitlines())
+    return "\n".join(line for line in lines if line)
