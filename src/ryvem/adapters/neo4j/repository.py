@@ -1129,6 +1129,10 @@ class Neo4jRepository:
             "requeue_vectors", write=True, ids=None if ids is None else list(ids), **params))
         return int(rows[0]["queued"]) if rows else 0
 
+    def other_vector_models(self, model: str) -> dict[str, int]:
+        rows = self._read("other_vector_models", model=model)
+        return {str(r["model"]): int(r["rows"]) for r in rows}
+
     def vector_search(
         self,
         model: str,

@@ -447,6 +447,8 @@ class SqliteRepository:
         self.location = str(path)
         self.read_only_reason: str | None = None  # why writes are refused, when they are
         self._vectors: dict[str, Any] = {}  # model -> vectors.VectorCache
+        # model -> (vector_state.generation, other_vector_models' answer at it)
+        self._other_models: dict[str, tuple[int, dict[str, int]]] = {}
         # Full-text search reads through a second connection of its own (opened on first
         # use, ``_searcher``), so a hybrid search's lexical leg runs beside its vector leg —
         # one SQLite connection serialises its statements — and a long ranking never holds
@@ -1040,6 +1042,30 @@ class SqliteRepository:
                     snippet=" ".join(r[5].split())[:120], score=round(score, 6),
                 ))
         return hits
+
+    def other_vector_models(self, model: str) -> dict[str, int]:
+        from ryvem.adapters.sqlite.vectors import VectorCache
+
+        with self._lock:
+            generation = self._read(_sql("vector_generation"))[0][0]
+            memo = self._other_models.get(model)
+            if memo is not None and memo[0] == generation:
+                return dict(memo[1])
+            # Cheap when there is nothing to say (every search of a store embedded by the
+            # current model): the model's vector count comes from the search's own cache
+            # (refreshed as the search right after would), the store's from the (node_seq,
+            # chunk) index. Only a store holding other models' vectors is scanned by model.
+            cache = self._vectors.get(model)
+            if cache is None:
+                cache = self._vectors[model] = VectorCache(model)
+            cache.refresh(generation, self._read, _sql("vector_ids"), _sql("vector_rows_after"))
+            total = int(self._read(_sql("vector_count"))[0][0])
+            others: dict[str, int] = {}
+            if total != cache.size:
+                rows = self._read(_sql("vector_other_models"), {"model": model})
+                others = {str(r[0]): int(r[1]) for r in rows}
+            self._other_models[model] = (generation, others)
+            return dict(others)
 
     def rebuild_text_index(self) -> int:
         def run(conn: sqlite3.Connection) -> int:

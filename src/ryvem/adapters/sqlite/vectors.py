@@ -64,6 +64,13 @@ class VectorCache:
         self.kind_codes = _Codes()
         self.scope_codes = _Codes()
 
+    @property
+    def size(self) -> int:
+        """How many of the model's vectors are still stored (as of the last refresh)."""
+        import numpy as np
+
+        return len(self.vec_ids) if self.live is None else int(np.count_nonzero(self.live))
+
     def refresh(self, generation: int, read: Read, sql_ids: str, sql_after: str) -> None:
         """Bring the matrix up to ``generation`` (a no-op when it is already there)."""
         import numpy as np
