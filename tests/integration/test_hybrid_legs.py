@@ -9,16 +9,13 @@ from pathlib import Path
 import pytest
 
 from conftest import unavailable
+from pages import DECISIONS
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.service import Service
 from ryvem.application.session import Session
 
 PAGES = [
-    ("Keep sessions in signed cookies", "sessions",
-     "User login state lives in a signed cookie, never in the database."),
-    ("Checkout is idempotent", "checkout",
-     "Each checkout request carries a key, so a client may retry it safely."),
-    ("Use SQLite", "store", "One embedded file; no server to run."),
+    *DECISIONS,
     ("Sessions expire after a day", "expiry", "A session cookie older than a day is refused."),
 ]
 QUESTIONS = ["where do we keep who is logged in", "what makes checkout retry safe",

@@ -12,14 +12,9 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from clirun import Cli, assert_fails
 from conftest import unavailable
+from pages import DECISIONS
 
-PAGES = [
-    ("Keep sessions in signed cookies", "sessions",
-     "User login state lives in a signed cookie, never in the database."),
-    ("Checkout is idempotent", "checkout",
-     "Each checkout request carries a key, so a client may retry it safely."),
-    ("Use SQLite", "store", "One embedded file; no server to run."),
-]
+PAGES = DECISIONS
 
 
 @pytest.fixture(scope="module", autouse=True)
