@@ -83,6 +83,25 @@ class McpServer:
         return secs, out
 
 
+WARM_WRITES = 100
+"""Writes of the one-key chain run (and discarded) before its 300 are timed."""
+
+WARM_ROUNDS = 3
+"""Rounds of the search questions run (and discarded) before one round is timed."""
+
+
+def _in_turns(servers: dict[str, McpServer], tool: str, argsets: list[dict[str, Any]]
+              ) -> dict[str, tuple[list[float], list[Any]]]:
+    """``McpServer.timed`` for every server, the servers taking turns on each argument set."""
+    out: dict[str, tuple[list[float], list[Any]]] = {name: ([], []) for name in servers}
+    for a in argsets:
+        for name, srv in servers.items():
+            secs, replies = srv.timed(tool, [a])
+            out[name][0].extend(secs)
+            out[name][1].extend(replies)
+    return out
+
+
 def _ryvem_mcp() -> str:
     found = shutil.which("ryvem-mcp", path=str(Path(sys.executable).parent))
     if found is None:
@@ -167,7 +186,8 @@ def run(tmp: Path, cfg: dict[str, Any]) -> tuple[list[Row], dict[str, Any]]:
     # a different existing keyed node each call (as the library's neo4j section does); the
     # warm-up's versions are never repeated by the measured writes
     pairs = supersede_pairs(w, supersedes, seed=13)
-    warm_pairs = [w.node(x.i, 900 + k) for k, x in enumerate(supersede_pairs(w, 10, 31))]
+    warm_pairs = [w.node(x.i, 900 + k)
+                  for k, x in enumerate(supersede_pairs(w, WARM_WRITES, 31))]
     queries = search_queries(w, cfg["mcp_queries"])
     fig: dict[str, dict[str, Figure]] = {"sqlite": {}, "neo4j": {}}
     checks: dict[str, dict[str, Any]] = {"sqlite": {}, "neo4j": {}}
@@ -177,45 +197,43 @@ def run(tmp: Path, cfg: dict[str, Any]) -> tuple[list[Row], dict[str, Any]]:
                 serve(portal, "sqlite", home, envs["sqlite"]) as s_lite, \
                 serve(portal, "neo4j", home, envs["neo4j"]) as s_neo:
             servers = {"sqlite": s_lite, "neo4j": s_neo}
-            for name, srv in servers.items():
-                def write(i: int, tag: str) -> dict[str, Any]:
-                    return {"kind": "decision", "title": "MCP bench supersede",
-                            "key": "mcp-bench-supersede", "scope": "global",
-                            "body": f"{tag} body number {i}: the decision changed again."}
-                srv.timed("memory_write", [write(i, "warm") for i in range(10)])
-                t0 = time.perf_counter()
-                secs, replies = srv.timed("memory_write",
-                                          [write(i, "measured") for i in range(supersedes)])
-                total = time.perf_counter() - t0
+            # Every figure is timed in turns (SQLite's call, then Neo4j's, for each argument
+            # set), so a spell of load on the machine falls on both servers alike; each server
+            # first runs a warm-up of the same calls (discarded), as the neo4j section does.
+
+            def write(i: int, tag: str) -> dict[str, Any]:
+                return {"kind": "decision", "title": "MCP bench supersede",
+                        "key": "mcp-bench-supersede", "scope": "global",
+                        "body": f"{tag} body number {i}: the decision changed again."}
+
+            _in_turns(servers, "memory_write", [write(i, "warm") for i in range(WARM_WRITES)])
+            timed = _in_turns(servers, "memory_write",
+                              [write(i, "measured") for i in range(supersedes)])
+            for name, (secs, replies) in timed.items():
                 fig[name]["supersede"] = Figure.of_rate(
-                    name, supersedes, total, "tx/s",
+                    name, supersedes, sum(secs), "tx/s",
                     note=f"p50 {sorted(secs)[len(secs) // 2] * 1e3:.1f} ms")
-                chain = srv.call("memory_history", ref="decision/mcp-bench-supersede",
-                                 scope="global", limit=1)
+                chain = servers[name].call("memory_history", ref="decision/mcp-bench-supersede",
+                                           scope="global", limit=1)
                 checks[name]["versions"] = chain["total"]
                 assert len({r["id"] for r in replies}) == supersedes, "a write made no version"
-            for name, srv in servers.items():
-                srv.timed("memory_write", [_write_args(n) for n in warm_pairs])
-                t0 = time.perf_counter()
-                secs, replies = srv.timed("memory_write", [_write_args(n) for n in pairs])
-                total = time.perf_counter() - t0
+            _in_turns(servers, "memory_write", [_write_args(n) for n in warm_pairs])
+            timed = _in_turns(servers, "memory_write", [_write_args(n) for n in pairs])
+            for name, (secs, replies) in timed.items():
                 fig[name]["supersede many"] = Figure.of_rate(
-                    name, len(pairs), total, "tx/s",
+                    name, len(pairs), sum(secs), "tx/s",
                     note=f"p50 {sorted(secs)[len(secs) // 2] * 1e3:.1f} ms")
                 checks[name]["superseded_keys"] = sum(r["supersedes"] is not None
                                                       for r in replies)
-            for name, srv in servers.items():
-                args = [{"text": q, "scope": "*", "limit": 20, "mode": "lexical"}
-                        for q in queries]
-                srv.timed("memory_search", args[:5])
-                secs, replies = srv.timed("memory_search", args)
+            args = [{"text": q, "scope": "*", "limit": 20, "mode": "lexical"} for q in queries]
+            _in_turns(servers, "memory_search", args * WARM_ROUNDS)
+            for name, (secs, replies) in _in_turns(servers, "memory_search", args).items():
                 fig[name]["search"] = Figure.of_latencies(name, secs)
                 checks[name]["search_hits"] = sum(len(r["items"]) for r in replies)
-            for name, srv in servers.items():
-                args = [{"op": "traverse", "ref": r, "scope": s, "depth": 3,
-                         "direction": "both", "all_scopes": True} for r, s in refs]
-                srv.timed("memory_navigate", args[:3])
-                secs, replies = srv.timed("memory_navigate", args)
+            args = [{"op": "traverse", "ref": r, "scope": s, "depth": 3,
+                     "direction": "both", "all_scopes": True} for r, s in refs]
+            _in_turns(servers, "memory_navigate", args)
+            for name, (secs, replies) in _in_turns(servers, "memory_navigate", args).items():
                 fig[name]["walk both d3"] = Figure.of_latencies(name, secs)
                 checks[name]["walk_steps"] = sum(_walk_size(r) for r in replies)
     finally:

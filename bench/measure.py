@@ -37,6 +37,20 @@ def latencies(fn: Callable[[Any], Any], args: Iterable[Any]) -> list[float]:
     return out
 
 
+def paired(fns: dict[str, Callable[[Any], Any]], args: Iterable[Any]) -> dict[str, list[float]]:
+    """Seconds per call of each fn(arg), the fns taking turns on every arg (the first
+    named first): a spell of load on the machine then falls on every fn alike, so a
+    ratio between them measures them, not the moment each ran."""
+    out: dict[str, list[float]] = {name: [] for name in fns}
+    clock = time.perf_counter
+    for a in args:
+        for name, fn in fns.items():
+            t0 = clock()
+            fn(a)
+            out[name].append(clock() - t0)
+    return out
+
+
 @dataclass
 class Figure:
     """A measured figure: latencies (p50/p95 in ms) or a rate (per second)."""
