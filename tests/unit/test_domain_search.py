@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from ryvem.domain.search import MAX_TERMS, SearchQuery, Term, parse_search
+from ryvem.domain.search import MAX_TERMS, SearchQuery, Term, parse_search, snippet
 
 
 def terms(text: str | None) -> list[tuple[tuple[str, ...], bool]]:
@@ -76,3 +78,26 @@ def test_three_hundred_nested_parentheses_parse_quickly_to_one_word() -> None:
 def test_words_lists_every_word_of_every_term() -> None:
     """words() flattens the terms in order."""
     assert parse_search('a "b c" d*').words() == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize(
+    ("question", "body", "marked"),
+    [
+        ("what makes checkout retry safe", "Retries are safe: each request carries a key.",
+         ["Retries", "safe"]),
+        ("failed retries", "We retry once, then give up.", ["retry"]),
+        ("how do we store sessions", "Sessions live in signed cookies; no store.",
+         ["Sessions", "store"]),
+        ("libraries", "The library folder holds templates.", ["library"]),
+    ],
+)
+def test_a_snippet_marks_other_forms_of_a_query_word(
+    question: str, body: str, marked: list[str]
+) -> None:
+    text = snippet("Title", body, parse_search(question))
+    assert re.findall(r"\*\*(.+?)\*\*", text) == marked
+
+
+def test_a_snippet_does_not_mark_a_word_that_only_shares_a_start_with_a_query_word() -> None:
+    text = snippet("Title", "A keynote about keys.", parse_search("key"))
+    assert re.findall(r"\*\*(.+?)\*\*", text) == ["keys"]
