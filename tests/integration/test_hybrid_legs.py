@@ -73,3 +73,32 @@ def test_a_hybrid_search_sees_a_write_committed_just_before_it(
     assert hits and hits[0][0] == "Redis was dropped" and hits[0][1]["lexical"] == 1
     repo.close()
     assert not repo.reads_concurrently  # closed: its search connection with it
+
+
+
+def test_the_vector_leg_runs_on_one_core_beside_the_lexical_leg_and_on_all_alone(
+    tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ryvem.embedding import index
+
+    repo, session = _session(tmp_path / "m.db", embedder)
+    for title, key, body in PAGES:
+        Service(repo).write("decision", title, key=key, scope="global", body=body)
+    session.embed_pending()
+    seen: list[bool] = []
+    product = index.similarities
+
+    def spied(matrix: object, q: object) -> object:
+        seen.append(index.one_core())
+        return product(matrix, q)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index, "similarities", spied)
+    hybrid = session.search("sessions", mode="hybrid", all_scopes=True)
+    semantic = session.search("sessions", mode="semantic", all_scopes=True)
+    assert seen == [True, False]  # beside the lexical leg, then alone
+    assert not index.one_core()
+    # the vector leg ranks alike on one core and on all
+    by_rank = {r + 1: h.hit.id for r, h in enumerate(semantic.hits)}
+    legs = {h.ranks["semantic"]: h.hit.id for h in hybrid.hits if h.ranks.get("semantic")}
+    assert legs and all(by_rank[r] == hit for r, hit in legs.items())
+    repo.close()

@@ -324,11 +324,16 @@ def run_strategy(
         # The lexical leg in a worker thread, while this one embeds the question and runs
         # the vector leg: SQLite, onnxruntime and numpy release the GIL, so the search costs
         # about the slower leg, not their sum (docs/search.md, "Measured").
-        pending = _pool().submit(lexical)
-        try:
-            found["semantic"] = semantic()
-        finally:
-            found["lexical"] = pending.result()
+        # The vector leg's product on one core, so it does not take the core the lexical leg
+        # runs on (ryvem.embedding.index.on_one_core).
+        from ryvem.embedding.index import on_one_core
+
+        with on_one_core():
+            pending = _pool().submit(lexical)
+            try:
+                found["semantic"] = semantic()
+            finally:
+                found["lexical"] = pending.result()
     else:
         for name in wanted:
             found[name] = legs[name]()

@@ -147,7 +147,9 @@ class VectorCache:
         q = np.frombuffer(vector, dtype="<f4").astype(np.float32)
         if len(q) != self.dim:
             raise ValueError(f"a query of {len(q)} dimensions against {self.dim}")
-        scores = self.matrix @ q
+        from ryvem.embedding import index
+
+        scores = index.similarities(self.matrix, q)
         mask = self._mask(kinds, scope)
         if mask is not None:
             scores = np.where(mask, scores, -np.inf)
