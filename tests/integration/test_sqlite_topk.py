@@ -213,3 +213,60 @@ def test_hostile_text_beside_common_words_never_errors_and_ranks_as_the_single_q
     conn = sqlite3.connect(store.location)
     for question in (f"page note {text}", f'{text} "server" spa* rarea'):
         assert _search(store, question, 20) == _single_query(conn, question, 20)
+
+
+def _word_store(path: Path) -> tuple[SqliteRepository, Service]:
+    """4,500 rows: "beta" in about two thirds of them (so its idf is FTS5's floor), "alpha"
+    in 45 others: more hits in all than the ranking's one-query threshold (topk._SMALL), so it
+    can stop early."""
+    repo = SqliteRepository.open(path)
+    service = Service(repo)
+    service.write_many([
+        NewNode(kind="note", title=f"row {i}", key=f"k{i}", scope="global",
+                body=" ".join(["beta"] * (i % 3 != 0 and i % 100 != 0) + ["alpha"] * (i % 100 == 0)
+                              + ["filler"] * (i % 7)))
+        for i in range(4500)
+    ])
+    return repo, service
+
+
+def test_a_write_between_two_searches_gives_the_second_the_new_counts_and_answer(
+    tmp_path: Path,
+) -> None:
+    repo, service = _word_store(tmp_path / "m.db")
+    conn = sqlite3.connect(repo.location)
+    assert _search(repo, "alpha beta", 5) == _single_query(conn, "alpha beta", 5)
+    # "beta" leaves all but 20 rows: from worthless (in most rows) to the rarest phrase, so
+    # its rows now outrank alpha's; a search still using the counts of before would stop
+    # after alpha's rows
+    service.write_many([
+        NewNode(kind="note", title=f"row {i}", key=f"k{i}", scope="global", body="filler")
+        for i in range(30, 4500) if i % 3 != 0 and i % 100 != 0
+    ])
+    after = _search(repo, "alpha beta", 5)
+    assert after == _single_query(conn, "alpha beta", 5)
+    beta = {r[0] for r in conn.execute(
+        "SELECT n.id FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
+        "WHERE nodes_fts MATCH 'beta' AND n.valid_to IS NULL")}
+    assert after[0][0] in beta
+    repo.close()
+
+
+def test_a_searchs_phrase_counts_are_read_once_until_another_connection_commits(
+    tmp_path: Path,
+) -> None:
+    repo, service = _word_store(tmp_path / "m.db")
+    _search(repo, "alpha beta", 5)  # opens the search connection
+    statements: list[str] = []
+    repo._searcher().set_trace_callback(statements.append)
+
+    def counts(text: str) -> int:
+        statements.clear()
+        _search(repo, text, 5)
+        return sum("count(*) FROM nodes_fts WHERE nodes_fts MATCH" in s for s in statements)
+
+    assert counts("alpha beta") == 0  # its three phrases counted by the first search
+    assert counts("alpha beta filler") == 2  # only the new ones: filler, "beta filler"
+    service.write("note", "one more", key="more", scope="global", body="alpha")
+    assert counts("alpha beta") == 3  # a commit since: alpha, beta, "alpha beta" again
+    repo.close()

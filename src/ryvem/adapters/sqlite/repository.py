@@ -62,6 +62,7 @@ T = TypeVar("T")
 _WRITE_RETRY_SECONDS = 60.0
 _VACUUM_TICK = 200_000  # SQLite VM steps between two progress reports during VACUUM
 _BUSY_TIMEOUT_MS = 5000
+_COUNTS_KEPT = 10_000  # phrase counts a store remembers between writes (see _counted)
 _MIGRATIONS = queries.migrations()
 # Migrations after which both full-text tables are filled from `nodes` (user_version reached).
 _FILLS_FTS = frozenset({2})
@@ -206,10 +207,12 @@ def _ranked_rows(
     params: dict[str, Any],
     *,
     every_version: bool,
+    counted: dict[tuple[bool, str], int] | None = None,
 ) -> list[Any]:
     """A search's rows, best first: the top ``params["limit"]`` of ``ranking`` (a
     ``(seq, rank)`` query over ``nodes_fts``, or ``nodes_fts_all`` for ``every_version``)
-    over ``phrases`` OR-ed, found by :func:`topk.top_k`, then read."""
+    over ``phrases`` OR-ed, found by :func:`topk.top_k`, then read. ``counted`` holds
+    phrases' row counts already read in this snapshot's data (see ``_counted``)."""
     counting = _sql("match_count_all" if every_version else "match_count")
     sizing = _sql("fts_all_row_count" if every_version else "fts_row_count")
 
@@ -217,7 +220,12 @@ def _ranked_rows(
         return conn.execute(ranking, {**params, "match": match, "limit": limit}).fetchall()
 
     def count(phrase: str) -> int:
-        return int(conn.execute(counting, {"match": phrase}).fetchone()[0])
+        if counted is None:
+            return int(conn.execute(counting, {"match": phrase}).fetchone()[0])
+        key = (every_version, phrase)
+        if key not in counted:
+            counted[key] = int(conn.execute(counting, {"match": phrase}).fetchone()[0])
+        return counted[key]
 
     def rows() -> int:
         return int(conn.execute(sizing).fetchone()[0])
@@ -456,6 +464,8 @@ class SqliteRepository:
         self._connect_searcher: Callable[[], sqlite3.Connection] | None = None
         self._search_conn: sqlite3.Connection | None = None
         self._search_lock = threading.Lock()
+        self._counts: dict[tuple[bool, str], int] = {}  # see _counted
+        self._counted_version: int | None = None
 
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
@@ -589,6 +599,22 @@ class SqliteRepository:
             except sqlite3.Error as e:
                 raise from_sqlite(e, self.location) from e
 
+    def _counted(self, conn: sqlite3.Connection) -> dict[tuple[bool, str], int] | None:
+        """The phrases' row counts (their df) read by earlier searches, while they still
+        hold: a question's common words recur from question to question, and counting one
+        ("page", in half of 100,000 rows) costs 1 to 2 ms, each time. Kept for the search
+        connection only, which never writes, and forgotten as soon as its ``data_version``
+        moves — some other connection committed — read inside the search's own snapshot
+        (after a first read has fixed it). The caller holds ``_search_lock``."""
+        if conn is self._conn:  # a store without a search connection: its writes are ours
+            return None
+        conn.execute(_sql("snapshot_start")).fetchall()
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._counted_version or len(self._counts) > _COUNTS_KEPT:
+            self._counts = {}
+            self._counted_version = version
+        return self._counts
+
     def _searcher(self) -> sqlite3.Connection:
         """The full-text search's connection (opened on first use; ``_conn`` when the store
         has none). The caller holds ``_search_lock``, or only inspects it (tests)."""
@@ -599,6 +625,7 @@ class SqliteRepository:
             conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
             conn.execute("PRAGMA query_only = ON")
             self._search_conn = conn
+            self._counted_version = None  # counts kept speak of another connection's versions
         return self._search_conn
 
     def __enter__(self) -> SqliteRepository:
@@ -867,7 +894,8 @@ class SqliteRepository:
             name = "search_fulltext"
         ranking = _sql(name, **when, scope=shape, kinds=by_kind)
         rows = self._search_snapshot(
-            lambda conn: _ranked_rows(conn, ranking, phrases, params, every_version=past)
+            lambda conn: _ranked_rows(conn, ranking, phrases, params, every_version=past,
+                                      counted=self._counted(conn))
         )
         return [
             SearchHit.model_construct(
