@@ -10,12 +10,14 @@ Several rows may share an owner (the chunks of one long body): :meth:`ExactIndex
 scores an owner by its best row and returns each owner once.
 
 The product itself is :func:`similarities`: BLAS over every core, or numpy's own loop on one
-core inside :func:`on_one_core` — what a hybrid search asks for while its lexical leg runs
-beside the product on another thread (docs/search.md, "The vector leg on one core").
+core inside :func:`on_one_core` on a machine of two cores or fewer — what a hybrid search asks
+for while its lexical leg runs beside the product on another thread (docs/search.md, "The
+vector leg on one core").
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,6 +32,20 @@ Vectors = npt.NDArray[np.float32]
 _THREAD = threading.local()
 
 
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+FEW_CORES = _cores() <= 2
+"""Whether :func:`on_one_core` changes anything here. With more cores, BLAS's threads leave
+room for the lexical leg (one of N shared), and its product is several times faster than one
+core's loop, so it is kept."""
+
+
 @contextmanager
 def on_one_core() -> Iterator[None]:
     """Inside the block, :func:`similarities` computed **in this thread** run on one core.
@@ -38,8 +54,9 @@ def on_one_core() -> Iterator[None]:
     lexical leg (SQLite, one thread) beside its vector leg, and on two cores the product
     then takes the lexical leg's core while it runs. numpy's own loop (``einsum``) is one
     core and, here, as fast as BLAS on one thread (10.4 vs 10.2 ms for 100,000 x 384, against
-    4.8 ms on two threads). A flag of this thread, not BLAS's thread count: that setting is
-    process-wide, and OpenBLAS does not reliably take it from any but the main thread."""
+    4.8 ms on two threads). Only on a machine of two cores or fewer (:data:`FEW_CORES`).
+    A flag of this thread, not BLAS's thread count: that setting is process-wide, and
+    OpenBLAS does not reliably take it from any but the main thread."""
     before = getattr(_THREAD, "one_core", False)
     _THREAD.one_core = True
     try:
@@ -54,8 +71,9 @@ def one_core() -> bool:
 
 
 def similarities(matrix: Vectors, q: Vectors) -> Vectors:
-    """``matrix @ q``: on every core, or on one inside :func:`on_one_core`."""
-    if one_core():
+    """``matrix @ q``: on every core, or on one inside :func:`on_one_core` (on a machine of
+    two cores or fewer)."""
+    if FEW_CORES and one_core():
         out: Vectors = np.einsum("ij,j->i", matrix, q)
         return out
     return matrix @ q
