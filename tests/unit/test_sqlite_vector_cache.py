@@ -103,3 +103,100 @@ def test_a_session_embeds_a_repeated_question_once(tmp_path: Path) -> None:
     session.search("how do we store sessions", mode="semantic", all_scopes=True)
     assert calls == [1, 1]
     repo.close()
+
+
+def _warm(tmp_path: Path, rows: int = 8) -> tuple[SqliteRepository, Service]:
+    repo = SqliteRepository.open(tmp_path / "s.db")
+    svc = Service(repo)
+    for n in range(rows):
+        svc.write("note", f"row {n}", key=f"k{n}")
+    embed_queued(repo, {f"row {n}": 0 for n in range(rows)})
+    assert len(titles(repo, 0)) == rows  # the matrix is held in memory
+    return repo, svc
+
+
+def _traced(repo: SqliteRepository) -> list[str]:
+    statements: list[str] = []
+    repo._conn.set_trace_callback(statements.append)
+    return statements
+
+
+def test_a_search_after_a_write_reads_the_ids_removed_since_not_every_id(
+    tmp_path: Path,
+) -> None:
+    repo, svc = _warm(tmp_path)
+    statements = _traced(repo)
+    svc.write("note", "row 1 again", key="k1")
+    svc.retire("note/k2", reason="gone")
+    found = titles(repo, 0)
+    assert "row 1" not in found and "row 2" not in found and len(found) == 6
+    assert any("FROM vector_removed WHERE pos >" in s for s in statements)
+    assert not any("SELECT vec_id FROM node_vectors" in s for s in statements)
+    repo.close()
+
+
+def test_a_cache_further_behind_than_the_removal_log_reads_every_id_and_stays_exact(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    repo, svc = _warm(tmp_path)
+    svc.write("note", "row 1 again", key="k1")
+    svc.write("note", "row 3 again", key="k3")
+    raw = sqlite3.connect(repo.location)  # the log has moved past this cache's position
+    with raw:
+        raw.execute("DELETE FROM vector_removed WHERE pos < (SELECT max(pos) FROM vector_removed)")
+    raw.close()
+    statements = _traced(repo)
+    found = titles(repo, 0)
+    assert sorted(found) == sorted(f"row {n}" for n in (0, 2, 4, 5, 6, 7))
+    assert any("SELECT vec_id FROM node_vectors" in s for s in statements)
+    repo.close()
+
+
+def test_the_removal_log_keeps_its_newest_entries_and_the_stored_count_stays_exact(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    repo, svc = _warm(tmp_path, rows=2)
+    raw = sqlite3.connect(repo.location)
+    with raw:  # 70,000 vectors in and out again (a reindex of a large store does that)
+        raw.executemany("INSERT INTO node_vectors(node_seq, chunk, model, vec) "
+                        "VALUES (?, ?, 'other-model', x'00000000')",
+                        ((1_000_000 + i, 0) for i in range(70_000)))
+        raw.execute("DELETE FROM node_vectors WHERE model = 'other-model'")
+    kept, oldest, newest, stored, counted = raw.execute(
+        "SELECT count(*), min(pos), max(pos), (SELECT vectors FROM vector_state), "
+        "(SELECT count(*) FROM node_vectors) FROM vector_removed").fetchone()
+    raw.close()
+    assert kept == 65_536 and newest - oldest == 65_535
+    assert stored == counted == 2
+    svc.write("note", "row 0 again", key="k0")  # this cache is now behind the log: exact still
+    assert titles(repo, 0) == ["row 1"]
+    repo.close()
+
+
+def test_an_older_store_gets_the_log_and_its_vector_count_when_opened(tmp_path: Path) -> None:
+    import sqlite3
+
+    repo, _ = _warm(tmp_path, rows=3)
+    repo.close()
+    raw = sqlite3.connect(tmp_path / "s.db")
+    with raw:  # back to schema 6: no log, no count, the triggers of migration 003
+        raw.execute("DROP TRIGGER node_vectors_added")
+        raw.execute("DROP TRIGGER node_vectors_removed")
+        raw.execute("DROP TABLE vector_removed")
+        raw.execute("ALTER TABLE vector_state DROP COLUMN vectors")
+        for verb, event in (("added", "INSERT"), ("removed", "DELETE")):
+            raw.execute(f"CREATE TRIGGER node_vectors_{verb} AFTER {event} ON node_vectors "
+                        "BEGIN UPDATE vector_state SET generation = generation + 1 "
+                        "WHERE id = 1; END")
+        raw.execute("PRAGMA user_version = 6")
+    raw.close()
+    repo = SqliteRepository.open(tmp_path / "s.db")
+    assert int(repo._read("SELECT vectors FROM vector_state")[0][0]) == 3
+    Service(repo).write("note", "row 0 again", key="k0")
+    assert sorted(titles(repo, 0)) == ["row 1", "row 2"]
+    assert int(repo._read("SELECT count(*) FROM vector_removed")[0][0]) == 1
+    repo.close()

@@ -1055,7 +1055,7 @@ class SqliteRepository:
             if cache is None:
                 cache = self._vectors[model] = VectorCache(model)
             generation = self._read(_sql("vector_generation"))[0][0]
-            cache.refresh(generation, self._read, _sql("vector_ids"), _sql("vector_rows_after"))
+            cache.refresh(generation, self._read, _vector_sql())
             best = cache.search(vector, kinds, scope, limit)
         if not best:
             return []
@@ -1086,7 +1086,7 @@ class SqliteRepository:
             cache = self._vectors.get(model)
             if cache is None:
                 cache = self._vectors[model] = VectorCache(model)
-            cache.refresh(generation, self._read, _sql("vector_ids"), _sql("vector_rows_after"))
+            cache.refresh(generation, self._read, _vector_sql())
             total = int(self._read(_sql("vector_count"))[0][0])
             others: dict[str, int] = {}
             if total != cache.size:
@@ -1144,6 +1144,14 @@ def _listed(row: Sequence[Any]) -> SearchHit:
         id=row[0], kind=row[1], scope=row[2], title=row[3],
         snippet=" ".join((row[4] or "").split())[:120], score=0.0,
     )
+
+
+def _vector_sql() -> Any:
+    """The statements a vector cache refreshes with."""
+    from ryvem.adapters.sqlite.vectors import VectorSql
+
+    return VectorSql(log=_sql("vector_log"), removed=_sql("vector_removed_since"),
+                     ids=_sql("vector_ids"), after=_sql("vector_rows_after"))
 
 
 def _split_sql(script: str) -> list[str]:

@@ -8,11 +8,15 @@ codes, so a filter costs no Python loop.
 
 The matrix is cached per store handle and refreshed cheaply: ``vector_state.generation``
 changes whenever a vector is added or removed (triggers), so a search first reads that one
-integer; when it moved, the cache reads the ids still stored (through a covering index, no
-blob page touched) and masks out the rows gone, and reads only the rows added after its last
-id (``vec_id`` only grows). The matrix is compacted only once a quarter of it is dead, so a
-supersede costs the next search no copy of the matrix. The first read of a process is column
-by column (about 0.3 s for 100k rows here). numpy is imported only here, and only when a
+integer; when it moved, the cache reads the ids removed since its last look from the removal
+log (``vector_removed``, migration 007: positions only grow, the newest 65,536 are kept) and
+masks those rows out, and reads only the rows added after its last id (``vec_id`` only
+grows). A cache further behind than the log reaches reads every id still stored instead
+(through a covering index, no blob page touched), as every refresh did before the log: at
+100,000 vectors that read cost a search right after a write about 30 ms. The matrix is
+compacted only once a quarter of it is dead, so a supersede costs the next search no copy of
+the matrix. The first read of a process is column by column (about 0.3 s for 100k rows
+here). numpy is imported only here, and only when a
 search runs (it comes with the ``semantic`` extra, as do the vectors).
 """
 
@@ -28,9 +32,19 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["VectorCache"]
+__all__ = ["VectorCache", "VectorSql"]
 
 Read = Callable[[str, dict[str, Any]], list[Any]]
+
+
+@dataclass(frozen=True)
+class VectorSql:
+    """The statements a cache refreshes with (the adapter's query files)."""
+
+    log: str  # vector_log: the removal log's oldest kept and newest positions
+    removed: str  # vector_removed_since: ids removed after a position
+    ids: str  # vector_ids: every id stored (when the log no longer reaches back)
+    after: str  # vector_rows_after: a model's rows added after an id
 
 
 @dataclass
@@ -61,6 +75,7 @@ class VectorCache:
         self.scopes: npt.NDArray[np.int32] = np.zeros(0, np.int32)
         self.matrix: npt.NDArray[np.float32] = np.zeros((0, 0), np.float32)
         self.live: npt.NDArray[np.bool_] | None = None  # None: every row is still stored
+        self.removed_pos = 0  # the removal log's position this cache has read up to
         self.kind_codes = _Codes()
         self.scope_codes = _Codes()
 
@@ -71,18 +86,28 @@ class VectorCache:
 
         return len(self.vec_ids) if self.live is None else int(np.count_nonzero(self.live))
 
-    def refresh(self, generation: int, read: Read, sql_ids: str, sql_after: str) -> None:
+    def refresh(self, generation: int, read: Read, sql: VectorSql) -> None:
         """Bring the matrix up to ``generation`` (a no-op when it is already there)."""
         import numpy as np
 
         if generation == self.generation:
             return
+        # The log's bounds first: a removal committed after this read has a later position,
+        # so the next refresh reads it (marking a row gone twice is harmless).
+        oldest, newest = read(sql.log, {})[0]
         if len(self.vec_ids):
-            # Every id still stored (all models: read through a covering index, no blob page
-            # is touched); a row gone is masked out, and the matrix is only compacted once a
-            # quarter of it is dead, so a supersede costs a search no 100k-row copy.
-            stored = np.fromiter((r[0] for r in read(sql_ids, {})), dtype=np.int64)
-            keep = np.isin(self.vec_ids, stored, assume_unique=True)
+            if newest == self.removed_pos or 0 < oldest <= self.removed_pos + 1:
+                # every removal since the last look is still in the log: mask those rows
+                gone = np.fromiter((r[1] for r in read(sql.removed, {"pos": self.removed_pos})),
+                                   dtype=np.int64)
+                keep = ~np.isin(self.vec_ids, gone)
+            else:
+                # further behind than the log reaches: every id still stored (all models,
+                # through a covering index, no blob page touched)
+                stored = np.fromiter((r[0] for r in read(sql.ids, {})), dtype=np.int64)
+                keep = np.isin(self.vec_ids, stored, assume_unique=True)
+            # A row gone is masked out, and the matrix is only compacted once a quarter of it
+            # is dead, so a supersede costs a search no 100k-row copy.
             if self.live is not None:
                 keep &= self.live
             if keep.all():
@@ -93,8 +118,9 @@ class VectorCache:
                 self.matrix, self.live = self.matrix[keep], None
             else:
                 self.live = keep
+        self.removed_pos = int(newest)
         after = int(self.vec_ids.max()) if len(self.vec_ids) else 0
-        rows = read(sql_after, {"model": self.model, "after": after})
+        rows = read(sql.after, {"model": self.model, "after": after})
         if rows:
             n = len(rows)
             dim = len(rows[0][4]) // 4
