@@ -37,6 +37,15 @@ def _session(path: Path, embedder: object) -> tuple[SqliteRepository, Session]:
     return repo, Session(lambda: repo, embedder=lambda: embedder)  # type: ignore[arg-type,return-value]
 
 
+def _embedded(path: Path, embedder: object) -> tuple[SqliteRepository, Session]:
+    """A store of PAGES, every row embedded."""
+    repo, session = _session(path, embedder)
+    for title, key, body in PAGES:
+        Service(repo).write("decision", title, key=key, scope="global", body=body)
+    session.embed_pending()
+    return repo, session
+
+
 def _hits(session: Session, text: str) -> list[tuple[str, dict[str, int | None]]]:
     found = session.search(text, mode="hybrid", all_scopes=True, limit=10)
     assert found.mode == "hybrid"
@@ -46,10 +55,7 @@ def _hits(session: Session, text: str) -> list[tuple[str, dict[str, int | None]]
 def test_side_by_side_legs_give_the_hits_and_ranks_of_legs_run_one_after_the_other(
     tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo, session = _session(tmp_path / "m.db", embedder)
-    for title, key, body in PAGES:
-        Service(repo).write("decision", title, key=key, scope="global", body=body)
-    session.embed_pending()
+    repo, session = _embedded(tmp_path / "m.db", embedder)
     assert repo.reads_concurrently
     together = {q: _hits(session, q) for q in QUESTIONS}
     monkeypatch.setattr(SqliteRepository, "reads_concurrently", property(lambda self: False))
@@ -75,16 +81,12 @@ def test_a_hybrid_search_sees_a_write_committed_just_before_it(
     assert not repo.reads_concurrently  # closed: its search connection with it
 
 
-
 def test_the_vector_leg_runs_on_one_core_beside_the_lexical_leg_and_on_all_alone(
     tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ryvem.embedding import index
 
-    repo, session = _session(tmp_path / "m.db", embedder)
-    for title, key, body in PAGES:
-        Service(repo).write("decision", title, key=key, scope="global", body=body)
-    session.embed_pending()
+    repo, session = _embedded(tmp_path / "m.db", embedder)
     seen: list[bool] = []
     product = index.similarities
 
