@@ -255,6 +255,31 @@ class SearchModesContract(ContractBase):
         lexical = session.search("checkout retries", mode="lexical", scope="global")
         assert [h.ranks["semantic"] for h in lexical.hits] == [None] * len(lexical.hits)
 
+    def test_hybrid_legs_run_side_by_side_and_give_the_answer_of_legs_run_in_turn(
+        self, session: Session, repo: GraphRepository, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Both backends read concurrently: the lexical leg in a worker thread beside the
+        vector leg gives exactly the hits and ranks of the two legs run one after the other."""
+        from ryvem.ports import ReadsConcurrently
+
+        for title, key, body in [
+            ("Keep sessions in signed cookies", "sessions", "Login state lives in a cookie."),
+            ("Checkout is idempotent", "checkout", "Each checkout carries a key."),
+            ("Sessions expire after a day", "expiry", "A session cookie older than a day."),
+        ]:
+            session.write("decision", title, key=key, scope="global", body=body)
+        questions = ["where do we keep who is logged in", "sessions", "what a checkout carries"]
+        assert isinstance(repo, ReadsConcurrently) and repo.reads_concurrently
+
+        def answers() -> list[list[tuple[str, dict[str, int | None]]]]:
+            return [[(h.hit.id, h.ranks) for h in session.search(q, scope="global").hits]
+                    for q in questions]
+
+        together = answers()
+        monkeypatch.setattr(type(repo), "reads_concurrently", property(lambda self: False))
+        assert answers() == together
+        assert all(hits for hits in together)
+
     def test_a_past_time_search_is_lexical_and_says_so(self, session: Session) -> None:
         """as_of: hybrid falls back to lexical with a note; semantic is invalid input."""
         session.write("decision", "Use Redis for sessions", key="store", scope="global")
