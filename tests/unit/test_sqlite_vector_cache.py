@@ -214,7 +214,7 @@ def test_a_long_removal_committed_between_a_refreshs_log_read_and_its_removal_re
 
     from ryvem.adapters.sqlite.repository import _vector_sql
 
-    repo, svc = _warm(tmp_path, rows=3)
+    repo, _ = _warm(tmp_path, rows=3)
     other = sqlite3.connect(repo.location)  # another process's writer
     with other:
         other.executemany("INSERT INTO node_vectors(node_seq, chunk, model, vec) "
