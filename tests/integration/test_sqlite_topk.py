@@ -270,3 +270,35 @@ def test_a_searchs_phrase_counts_are_read_once_until_another_connection_commits(
     service.write("note", "one more", key="more", scope="global", body="alpha")
     assert counts("alpha beta") == 3  # a commit since: alpha, beta, "alpha beta" again
     repo.close()
+
+
+def test_another_process_rewriting_the_counts_and_a_vacuum_between_searches_give_the_new_answer(
+    tmp_path: Path,
+) -> None:
+    """The kept counts follow another process's commits, its checkpoints and its VACUUM."""
+    import subprocess
+    import sys
+
+    repo, _ = _word_store(tmp_path / "m.db")
+    conn = sqlite3.connect(repo.location)
+    assert _search(repo, "alpha beta", 5) == _single_query(conn, "alpha beta", 5)
+    writer = (
+        "import sys\n"
+        "from ryvem.adapters.sqlite import SqliteRepository\n"
+        "from ryvem.application.service import NewNode, Service\n"
+        "repo = SqliteRepository.open(sys.argv[1])\n"
+        "Service(repo).write_many([NewNode(kind='note', title=f'row {i}', key=f'k{i}',\n"
+        "    scope='global', body='filler') for i in range(30, 4500)\n"
+        "    if i % 3 != 0 and i % 100 != 0])\n"
+        "repo.scrub()\n"
+        "repo.close()\n"
+    )
+    subprocess.run([sys.executable, "-c", writer, repo.location], check=True, timeout=120)
+    after = _search(repo, "alpha beta", 5)
+    assert after == _single_query(conn, "alpha beta", 5)
+    beta = {r[0] for r in conn.execute(
+        "SELECT n.id FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
+        "WHERE nodes_fts MATCH 'beta' AND n.valid_to IS NULL")}
+    assert after[0][0] in beta  # "beta", now rare, outranks alpha: the new counts were used
+    conn.close()
+    repo.close()

@@ -200,3 +200,44 @@ def test_an_older_store_gets_the_log_and_its_vector_count_when_opened(tmp_path: 
     assert sorted(titles(repo, 0)) == ["row 1", "row 2"]
     assert int(repo._read("SELECT count(*) FROM vector_removed")[0][0]) == 1
     repo.close()
+
+
+def test_a_long_removal_committed_between_a_refreshs_log_read_and_its_removal_read_is_masked(
+    tmp_path: Path,
+) -> None:
+    """A refresh reads the log's bounds and the removals since its position in two
+    statements; another process may commit between them. When that commit pushes more than
+    the log keeps, the removals the bounds promised are pruned before they are read, and a
+    vector removed just before stayed in the matrix for good: its position counted as read,
+    and with exactly as many removals as the log keeps, the log still seemed to reach back."""
+    import sqlite3
+
+    from ryvem.adapters.sqlite.repository import _vector_sql
+
+    repo, _ = _warm(tmp_path, rows=3)
+    other = sqlite3.connect(repo.location)  # another process's writer
+    with other:
+        other.executemany("INSERT INTO node_vectors(node_seq, chunk, model, vec) "
+                          "VALUES (?, 0, 'other-model', x'00000000')",
+                          ((1_000_000 + i,) for i in range(65_536)))
+    assert len(titles(repo, 0)) == 3  # the cache has read every vector
+    with other:  # row 1's vectors leave (a text rewritten in place, a requeue) ...
+        other.execute("DELETE FROM node_vectors WHERE node_seq = "
+                      "(SELECT seq FROM nodes WHERE title = 'row 1')")
+    cache = repo._vectors[MODEL]
+    sql = _vector_sql()
+    first = True
+
+    def read(statement: str, params: dict[str, object]) -> list[object]:
+        nonlocal first
+        out = repo._read(statement, params)
+        if first and statement == sql.log:  # ... and a reindex commits right after the bounds
+            first = False
+            with other:
+                other.execute("DELETE FROM node_vectors WHERE model = 'other-model'")
+        return out
+
+    cache.refresh(int(repo._read("SELECT generation FROM vector_state")[0][0]), read, sql)
+    other.close()
+    assert "row 1" not in titles(repo, 0)  # the next search, refreshed as usual
+    repo.close()

@@ -96,10 +96,17 @@ class VectorCache:
         # so the next refresh reads it (marking a row gone twice is harmless).
         oldest, newest = read(sql.log, {})[0]
         if len(self.vec_ids):
+            log: list[Any] | None = None
             if newest == self.removed_pos or 0 < oldest <= self.removed_pos + 1:
+                log = read(sql.removed, {"pos": self.removed_pos})
+                # A later statement than the bounds': a commit between the two may have
+                # pruned entries the bounds promised. The log's positions have no holes, so
+                # it still reaches back when its first entry is the one right after ours.
+                if log and int(log[0][0]) != self.removed_pos + 1:
+                    log = None
+            if log is not None:
                 # every removal since the last look is still in the log: mask those rows
-                gone = np.fromiter((r[1] for r in read(sql.removed, {"pos": self.removed_pos})),
-                                   dtype=np.int64)
+                gone = np.fromiter((r[1] for r in log), dtype=np.int64)
                 keep = ~np.isin(self.vec_ids, gone)
             else:
                 # further behind than the log reaches: every id still stored (all models,
