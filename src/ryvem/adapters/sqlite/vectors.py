@@ -102,7 +102,11 @@ class VectorCache:
                 # A later statement than the bounds': a commit between the two may have
                 # pruned entries the bounds promised. The log's positions have no holes, so
                 # it still reaches back when its first entry is the one right after ours.
-                if log and int(log[0][0]) != self.removed_pos + 1:
+                # (An empty read while the bounds named newer entries reaches back to nothing.)
+                first = int(log[0][0]) if log else None
+                if (first is not None and first != self.removed_pos + 1) or (
+                    first is None and newest != self.removed_pos
+                ):
                     log = None
             if log is not None:
                 # every removal since the last look is still in the log: mask those rows
