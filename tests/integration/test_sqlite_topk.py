@@ -230,6 +230,17 @@ def _word_store(path: Path) -> tuple[SqliteRepository, Service]:
     return repo, service
 
 
+def _assert_beta_rows_lead(repo: SqliteRepository, conn: sqlite3.Connection) -> None:
+    """The search gives the single query's answer, led by a row holding "beta": now rare, it
+    outranks alpha, which only the new counts allow."""
+    after = _search(repo, "alpha beta", 5)
+    assert after == _single_query(conn, "alpha beta", 5)
+    beta = {r[0] for r in conn.execute(
+        "SELECT n.id FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
+        "WHERE nodes_fts MATCH 'beta' AND n.valid_to IS NULL")}
+    assert after[0][0] in beta
+
+
 def test_a_write_between_two_searches_gives_the_second_the_new_counts_and_answer(
     tmp_path: Path,
 ) -> None:
@@ -243,12 +254,7 @@ def test_a_write_between_two_searches_gives_the_second_the_new_counts_and_answer
         NewNode(kind="note", title=f"row {i}", key=f"k{i}", scope="global", body="filler")
         for i in range(30, 4500) if i % 3 != 0 and i % 100 != 0
     ])
-    after = _search(repo, "alpha beta", 5)
-    assert after == _single_query(conn, "alpha beta", 5)
-    beta = {r[0] for r in conn.execute(
-        "SELECT n.id FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
-        "WHERE nodes_fts MATCH 'beta' AND n.valid_to IS NULL")}
-    assert after[0][0] in beta
+    _assert_beta_rows_lead(repo, conn)
     repo.close()
 
 
@@ -294,11 +300,6 @@ def test_another_process_rewriting_the_counts_and_a_vacuum_between_searches_give
         "repo.close()\n"
     )
     subprocess.run([sys.executable, "-c", writer, repo.location], check=True, timeout=120)
-    after = _search(repo, "alpha beta", 5)
-    assert after == _single_query(conn, "alpha beta", 5)
-    beta = {r[0] for r in conn.execute(
-        "SELECT n.id FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
-        "WHERE nodes_fts MATCH 'beta' AND n.valid_to IS NULL")}
-    assert after[0][0] in beta  # "beta", now rare, outranks alpha: the new counts were used
+    _assert_beta_rows_lead(repo, conn)
     conn.close()
     repo.close()
