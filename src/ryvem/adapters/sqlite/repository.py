@@ -26,6 +26,7 @@ from ryvem import errors
 from ryvem.adapters.sqlite import queries, topk
 from ryvem.adapters.sqlite.errors import from_os_error, from_sqlite, is_busy
 from ryvem.adapters.sqlite.errors import unwritable as unwritable_reason
+from ryvem.adapters.sqlite.vectors import VectorSql  # numpy stays a lazy import there
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import (
     EDGE_FIELDS,
@@ -1146,10 +1147,9 @@ def _listed(row: Sequence[Any]) -> SearchHit:
     )
 
 
-def _vector_sql() -> Any:
-    """The statements a vector cache refreshes with."""
-    from ryvem.adapters.sqlite.vectors import VectorSql
-
+@cache
+def _vector_sql() -> VectorSql:
+    """The statements a vector cache refreshes with (made once)."""
     return VectorSql(log=_sql("vector_log"), removed=_sql("vector_removed_since"),
                      ids=_sql("vector_ids"), after=_sql("vector_rows_after"))
 
