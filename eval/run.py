@@ -43,7 +43,7 @@ is in the top k), MRR@10, and zero-hit questions (the mode returned nothing). Ch
 are cached under ``.eval-cache/`` (keyed by model and text), so only the first run pays for
 embedding the corpus.
 
-    python eval/run.py [--mode NAME]... [--split tune|heldout] [--json] [--details]
+    python eval/run.py [--mode NAME]... [--split tune|heldout|fresh] [--json] [--details]
 """
 
 from __future__ import annotations
@@ -676,7 +676,7 @@ def markdown(report: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mode", action="append", choices=sorted(MODES), help="default: all")
-    ap.add_argument("--split", choices=["tune", "heldout"], help="default: both")
+    ap.add_argument("--split", choices=["tune", "heldout", "fresh"], help="default: all")
     ap.add_argument("--json", action="store_true", help="print the full report as JSON")
     ap.add_argument("--details", action="store_true", help="list questions missed at 5")
     ap.add_argument("--rrf-k", type=int, default=None,

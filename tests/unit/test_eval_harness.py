@@ -24,13 +24,13 @@ def run() -> ModuleType:
     return module
 
 
-def test_the_question_set_has_both_splits_every_category_and_real_answers(
+def test_the_question_set_has_all_three_splits_every_category_and_real_answers(
     run: ModuleType,
 ) -> None:
     qs = run.load_questions()
     assert len(qs) >= 80 and len({q.id for q in qs}) == len(qs)
     splits = Counter(q.split for q in qs)
-    assert set(splits) == {"tune", "heldout"} and min(splits.values()) >= 40
+    assert set(splits) == {"tune", "heldout", "fresh"} and min(splits.values()) >= 40
     assert {q.category for q in qs} == {"paraphrase", "partial", "keyword", "detail"}
     for q in qs:
         assert q.question.strip() and q.answers
