@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -168,3 +169,22 @@ def test_a_write_the_file_system_refuses_fails_in_one_line_and_leaves_the_store_
     assert snapshot(db) == before
     assert_invariants(db, before=before)
     assert ryvem(*args, cwd=tmp_path, input=body).code == 0, "with room, the same put works"
+
+
+@pytest.mark.parametrize("verb", [["stats"], ["put", "task", "--title", "x"]])
+def test_another_programs_sqlite_database_is_refused_in_one_line_and_left_byte_identical(
+    tmp_path: Path, verb: list[str]
+) -> None:
+    """`--db` pointed at some other application's SQLite file (a typo, a tab-completed
+    path) must not receive ryvem's schema nor be switched to WAL: it is not a ryvem store."""
+    db = tmp_path / "app.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL)")
+    conn.execute("INSERT INTO orders (total) VALUES (9.5)")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    line = one_clean_line(ryvem("graph", "--db", db, *verb, cwd=tmp_path), 1)
+    assert "not a ryvem store" in line and str(db) in line
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"], "no -wal/-shm beside it"
