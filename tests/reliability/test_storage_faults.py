@@ -188,3 +188,28 @@ def test_another_programs_sqlite_database_is_refused_in_one_line_and_left_byte_i
     assert "not a ryvem store" in line and str(db) in line
     assert db.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"], "no -wal/-shm beside it"
+
+
+def test_an_unreadable_vault_folder_is_reported_and_retire_missing_keeps_its_pages(
+    tmp_path: Path,
+) -> None:
+    """A folder the importer cannot list is not an empty folder: it is a warning, and
+    `--retire-missing` must not retire the pages it holds; an unreadable DIR is exit 2."""
+    vault = tmp_path / "vault"
+    (vault / "sub").mkdir(parents=True)
+    (vault / "top.md").write_text("# Top\n", encoding="utf-8")
+    (vault / "sub" / "inner.md").write_text("# Inner\n", encoding="utf-8")
+    args = ("graph", "import", vault, "--scope", "board:v", "--retire-missing", "--no-embed")
+    first = ryvem(*args, cwd=tmp_path)
+    assert first.code == 0 and "2 created" in first.out, first.err
+    prefix = unprivileged()
+    with mode(vault / "sub", 0):
+        again = ryvem(*args, cwd=tmp_path, prefix=prefix)
+    assert again.code == 0, again.err
+    assert "sub/: cannot read folder: Permission denied" in again.err
+    assert "0 retired" in again.out
+    with mode(vault, 0):
+        line = one_clean_line(ryvem(*args, cwd=tmp_path, prefix=prefix), 2)
+    assert "cannot read" in line and "Permission denied" in line
+    got = ryvem("graph", "get", "page/sub/inner", "--scope", "board:v", "--json", cwd=tmp_path)
+    assert got.code == 0 and json.loads(got.out)["valid_to"] is None, got.err
