@@ -130,3 +130,18 @@ def test_link_and_unlink_take_a_valid_time(cli: Cli) -> None:
     assert cli.json("links", "task/add", "--as-of", "2026-09-06") == []
     assert_fails(cli("link", "task/add", "decision/cache", "--rel", "implements",
                      "--valid-from", "2026-09-04"), 2, "append-only")
+
+
+def test_a_time_whose_zone_moves_it_outside_years_1_to_9999_is_exit_2_and_writes_nothing(
+    cli: Cli,
+) -> None:
+    """`0001-01-01T00:00:00+01:00` is year 0 in UTC: refused like any bad date, never stored
+    (a stored year-0 version made every later `get` of the node an internal error)."""
+    year_0 = "0001-01-01T00:00:00+01:00"
+    r = cli("put", "decision", "--title", "x", "--key", "d", "--valid-from", year_0)
+    assert_fails(r, 2, "outside years 1 to 9999")
+    assert cli.json("search", "--all-scopes") == []
+    cli.ok("put", "decision", "--title", "x", "--key", "d")
+    for verb in ("get", "history", "links"):
+        assert_fails(cli(verb, "decision/d", "--as-of", year_0), 2, "outside years 1 to 9999")
+    assert_fails(cli("search", "x", "--as-of", "9999-12-31T23:59:59-01:00"), 2, "outside years")

@@ -6,13 +6,14 @@ scope is the repository's minted ``repo:<uuid>``.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from clirun import Cli, assert_fails
+from clirun import RYVEM, Cli, Result, assert_fails
 
 NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
@@ -99,6 +100,36 @@ def test_body_file_reads_a_utf8_file_or_stdin(cli: Cli, tmp_path: Path) -> None:
     from_file = cli.json("put", "page", "--title", "From a file", "--body-file", str(path))
     from_stdin = cli.json("put", "page", "--title", "From stdin", "--body-file", "-", input=text)
     assert from_file["body"] == from_stdin["body"] == text
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (["put", "page", "--title", "Endless", "--body-file", "/dev/zero"], None),
+        (["put", "page", "--title", "Endless", "--body-file", "-"], "/dev/zero"),
+        (["redact", "-"], "/dev/zero"),
+    ],
+)
+def test_an_endless_body_file_or_stdin_is_refused_at_the_size_limit_not_read_to_the_end(
+    cli: Cli, args: list[str], stdin: str | None
+) -> None:
+    """`--body-file /dev/zero`, `yes | ryvem graph put … --body-file -`: ryvem reads one byte
+    past the 8 MiB limit and stops, exit 2 — not every byte until the memory runs out. The
+    child runs under a 2 GiB address-space limit so a regression fails here instead of
+    exhausting the machine."""
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    with open(stdin or os.devnull, "rb") as source:
+        p = subprocess.run(
+            [str(RYVEM), "graph", *args], cwd=cli.cwd, env=cli.env, stdin=source,
+            capture_output=True, timeout=120, check=False, preexec_fn=cap,
+        )
+    r = Result(p.returncode, p.stdout.decode(), p.stderr.decode())
+    assert_fails(r, 2, "8 MiB")
+    assert cli.json("search", "--all-scopes") == []
 
 
 def test_invalid_input_exits_2_with_one_line_and_writes_nothing(

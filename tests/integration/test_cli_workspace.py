@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from clirun import Cli, Result
+from clirun import RYVEM, Cli, Result
 
 
 @dataclass
@@ -213,3 +213,41 @@ def test_racing_minters_agree_on_one_identity_and_record_one_repo_node(tmp_path:
     with SqliteRepository.open(db) as repo:
         assert repo.stats().kinds == {"repo": 1}
     assert sorted(p.name for p in root.iterdir()) == [".git", "ryvem.json"]
+
+
+@pytest.mark.parametrize("plant", ["symlink to /dev/zero", "fifo"])
+def test_a_ryvem_json_that_is_not_a_regular_file_is_one_error_line_not_a_hang_or_an_oom(
+    env: Env, tmp_path: Path, plant: str
+) -> None:
+    """A cloned repository can commit `ryvem.json -> /dev/zero`; a FIFO can be left there.
+    Every command in that repository (and an MCP server started in it) must answer at once,
+    exit 2, rather than read forever or wait for a writer. The child runs under a 2 GiB
+    address-space limit and a timeout so a regression fails here instead of hurting the
+    machine."""
+    import os
+    import resource
+
+    repo = git_repo(tmp_path / "project")
+    target = repo / "ryvem.json"
+    if plant == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero")
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    cli = Cli(repo, env.data_dir)
+    for args in (("get", "x"), ("put", "decision", "--title", "t")):
+        try:
+            p = subprocess.run(
+                [str(RYVEM), "graph", *args], cwd=repo, env=cli.env, capture_output=True,
+                timeout=30, check=False, preexec_fn=cap, stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"ryvem graph {' '.join(args)} hung on a {plant} ryvem.json")
+        err = p.stderr.decode()
+        assert p.returncode == 2, (args, err)
+        assert err.startswith("error: ") and err.count("\n") == 1, err
+        assert "ryvem.json" in err and "not a regular file" in err
+    assert env.json(tmp_path, "stats")["current_rows"] == 0

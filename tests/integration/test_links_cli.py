@@ -66,6 +66,17 @@ def test_import_refuses_a_missing_folder_or_bad_kind_and_writes_nothing(tmp_path
     assert c.ok("stats", "--json").json()["current_rows"] == 0
 
 
+def test_import_of_an_empty_dir_argument_is_refused_rather_than_importing_the_working_directory(
+    tmp_path: Path,
+) -> None:
+    """`import ""` (an unset shell variable, `import "$VAULT"`) must not become `import .`."""
+    (tmp_path / "private.md").write_text("# Not a vault page\n", encoding="utf-8")
+    c = Cli(tmp_path, tmp_path / "data")
+    for args in ([""], ["", "--git-history"], ["", "--watch"]):
+        assert_fails(c("import", *args), 2, "DIR must not be empty")
+    assert c.ok("stats", "--json").json()["current_rows"] == 0
+
+
 def test_links_prints_what_a_page_links_to_once_each(cli: Cli) -> None:
     """The default walk prints each linked page's KIND/KEY once, one per line."""
     lines = cli.ok("links", "Home").lines

@@ -484,6 +484,20 @@ def test_ryvem_mcp_with_graph_arguments_runs_the_cli_and_help_explains_both_mode
     assert bad.returncode == 2 and "unknown argument" in bad.stderr
 
 
+def test_a_bad_backend_setting_stops_ryvem_mcp_with_one_error_line_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """`RYVEM_BACKEND=mongo` in a host's server entry: the host's log shows what is wrong."""
+    assert RYVEM_MCP is not None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env.update(RYVEM_BACKEND="mongo", RYVEM_DATA_DIR=str(tmp_path / "data"))
+    p = subprocess.run([RYVEM_MCP], capture_output=True, text=True, env=env, cwd=tmp_path,
+                       stdin=subprocess.DEVNULL, timeout=60, check=False)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.splitlines() == ["error: unknown backend 'mongo': use sqlite or neo4j"]
+    assert not (tmp_path / "data").exists()
+
+
 # --- two servers, one file -------------------------------------------------------------------
 def test_two_servers_writing_to_one_sqlite_file_at_once_lose_nothing(
     portal: BlockingPortal, tmp_path: Path

@@ -296,6 +296,25 @@ def test_the_cli_on_an_unreachable_server_prints_one_line_and_exits_1(tmp_path: 
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 
+@pytest.mark.parametrize("uri", ["http://127.0.0.1:7474", "https://graph.example.org"])
+def test_a_neo4j_uri_with_an_http_scheme_is_one_line_naming_the_schemes_and_exit_2(
+    tmp_path: Path, uri: str
+) -> None:
+    """The browser's URL pasted as RYVEM_NEO4J_URI: the driver would try its preview HTTP
+    client (a warning, then `internal error (ModuleNotFoundError)`); ryvem names the fix."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env |= {"RYVEM_DATA_DIR": str(tmp_path), "RYVEM_NEO4J_URI": uri}
+    p = subprocess.run(
+        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
+    )
+    assert p.returncode == 2, p.stderr
+    assert p.stdout == ""
+    assert p.stderr.startswith(f"error: cannot use Neo4j URI {uri!r}: ")
+    assert "bolt://" in p.stderr and "neo4j://" in p.stderr
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
 # --- traversal ------------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -168,3 +169,47 @@ def test_a_write_the_file_system_refuses_fails_in_one_line_and_leaves_the_store_
     assert snapshot(db) == before
     assert_invariants(db, before=before)
     assert ryvem(*args, cwd=tmp_path, input=body).code == 0, "with room, the same put works"
+
+
+@pytest.mark.parametrize("verb", [["stats"], ["put", "task", "--title", "x"]])
+def test_another_programs_sqlite_database_is_refused_in_one_line_and_left_byte_identical(
+    tmp_path: Path, verb: list[str]
+) -> None:
+    """`--db` pointed at some other application's SQLite file (a typo, a tab-completed
+    path) must not receive ryvem's schema nor be switched to WAL: it is not a ryvem store."""
+    db = tmp_path / "app.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL)")
+    conn.execute("INSERT INTO orders (total) VALUES (9.5)")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    line = one_clean_line(ryvem("graph", "--db", db, *verb, cwd=tmp_path), 1)
+    assert "not a ryvem store" in line and str(db) in line
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"], "no -wal/-shm beside it"
+
+
+def test_an_unreadable_vault_folder_is_reported_and_retire_missing_keeps_its_pages(
+    tmp_path: Path,
+) -> None:
+    """A folder the importer cannot list is not an empty folder: it is a warning, and
+    `--retire-missing` must not retire the pages it holds; an unreadable DIR is exit 2."""
+    vault = tmp_path / "vault"
+    (vault / "sub").mkdir(parents=True)
+    (vault / "top.md").write_text("# Top\n", encoding="utf-8")
+    (vault / "sub" / "inner.md").write_text("# Inner\n", encoding="utf-8")
+    args = ("graph", "import", vault, "--scope", "board:v", "--retire-missing", "--no-embed")
+    first = ryvem(*args, cwd=tmp_path)
+    assert first.code == 0 and "2 created" in first.out, first.err
+    prefix = unprivileged()
+    with mode(vault / "sub", 0):
+        again = ryvem(*args, cwd=tmp_path, prefix=prefix)
+    assert again.code == 0, again.err
+    assert "sub/: cannot read folder: Permission denied" in again.err
+    assert "0 retired" in again.out
+    with mode(vault, 0):
+        line = one_clean_line(ryvem(*args, cwd=tmp_path, prefix=prefix), 2)
+    assert "cannot read" in line and "Permission denied" in line
+    got = ryvem("graph", "get", "page/sub/inner", "--scope", "board:v", "--json", cwd=tmp_path)
+    assert got.code == 0 and json.loads(got.out)["valid_to"] is None, got.err

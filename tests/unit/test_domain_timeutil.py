@@ -64,7 +64,9 @@ def test_datetimes_dates_and_integers_are_accepted_as_they_are() -> None:
     "bad",
     ["", "   ", "yesterday", "2026-02-30", "2026-13-01", "2026/11/30", "30-11-2026",
      "2026-11-30T25:00:00Z", "2026-11-30T12:00:00+25:00", "10000-01-01", "0000-01-01",
-     "2026-11-30T12:00:00ZZ", "x" * 500, True, False, MAX_US + 1, MIN_US - 1, 10**30],
+     "2026-11-30T12:00:00ZZ", "x" * 500, "0001-01-01T00:00:00+01:00",
+     "9999-12-31T23:30:00-01:00", datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1))),
+     True, False, MAX_US + 1, MIN_US - 1, 10**30],
 )
 def test_bad_times_are_invalid_input_with_one_line(bad: object) -> None:
     """Anything that is not a valid instant is InvalidInput, never a ValueError."""

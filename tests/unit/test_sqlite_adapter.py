@@ -60,10 +60,15 @@ def test_reopening_a_file_keeps_its_rows_and_schema_version(tmp_path: Path) -> N
 
 
 def test_an_empty_older_file_is_migrated_on_open(tmp_path: Path) -> None:
-    """A file at user_version 0 (an older schema) is brought up to date when opened."""
+    """A file at user_version 0 (an older schema) is brought up to date when opened.
+
+    It holds no table: one that does was made by another program, and is refused
+    (tests/reliability/test_storage_faults.py)."""
     path = tmp_path / "old.db"
     with closing(raw(path)) as conn:
         conn.execute("CREATE TABLE unrelated (x)")
+        conn.execute("DROP TABLE unrelated")
+    assert path.stat().st_size > 0
     with SqliteRepository.open(path) as repo:
         Service(repo).write("task", "T", key="t")
     assert scalar(path, "PRAGMA user_version") == len(migrations())

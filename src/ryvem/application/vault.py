@@ -149,13 +149,30 @@ class Page:
 # --- reading -------------------------------------------------------------------------------
 
 
-def scan(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, Path]]:
+def scan(
+    root: Path, problems: list[Problem] | None = None, unread: list[str] | None = None
+) -> Iterator[tuple[str, Path]]:
     """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped.
 
     Symlinked folders are never entered; each one is reported in ``problems`` (when given).
     A symlinked file is yielded like any other: :func:`_read` decides whether it may be read.
+    A folder below root that cannot be listed is reported too, and its key prefix (``a/b/``)
+    added to ``unread``: its pages are unknown, not gone. Root itself unreadable raises.
     """
-    for folder, dirs, files in os.walk(root, followlinks=False):
+
+    def cannot_list(e: OSError) -> None:
+        rel = os.path.relpath(e.filename, root) if e.filename else "."
+        if rel == ".":
+            raise e
+        prefix = rel.replace(os.sep, "/") + "/"
+        if problems is not None:
+            problems.append(Problem(
+                prefix, f"cannot read folder: {e.strerror or e}; its pages are skipped"
+            ))
+        if unread is not None:
+            unread.append(prefix)
+
+    for folder, dirs, files in os.walk(root, onerror=cannot_list, followlinks=False):
         rel = os.path.relpath(folder, root)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
         kept = []
@@ -308,8 +325,9 @@ def import_vault(
     if not base.is_dir():
         raise InvalidInput(f"not a directory: {root}")
     walk_problems: list[Problem] = []
+    unread: list[str] = []
     try:
-        files = list(scan(base, walk_problems))
+        files = list(scan(base, walk_problems, unread))
     except OSError as e:
         raise InvalidInput(f"cannot read {root}: {e.strerror or e}") from None
     summary = ImportSummary(root=str(base), scope=sc, kind=kind, files=len(files))
@@ -337,6 +355,7 @@ def import_vault(
         gone = [
             v for batch in service.iter_graph() for v, _ in batch
             if v.is_current and v.kind == kind and v.scope == sc and v.key not in seen
+            and not (v.key or "").startswith(tuple(unread))  # unknown, not gone
         ]
         for version in gone:
             service.retire(

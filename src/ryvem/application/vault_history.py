@@ -293,7 +293,11 @@ def _import_working_tree(
 ) -> None:
     """Pages whose file differs from HEAD are written now; gone ones retire if asked."""
     head = folder.head_blobs()
-    files = list(scan(base, summary.problems))
+    unread: list[str] = []
+    try:
+        files = list(scan(base, summary.problems, unread))
+    except OSError as e:
+        raise InvalidInput(f"cannot read {base}: {e.strerror or e}") from None
     summary.files = len(files)
     changed: list[tuple[str, Path]] = []
     for key, path in files:
@@ -321,6 +325,7 @@ def _import_working_tree(
         gone = [
             v for batch in service.iter_graph() for v, _ in batch
             if v.is_current and v.kind == kind and v.scope == scope and v.key not in present
+            and not (v.key or "").startswith(tuple(unread))  # unknown, not gone
         ]
         for version in gone:
             service.retire(version.id, reason="its file is no longer in the vault")

@@ -22,6 +22,7 @@ import errno
 import fcntl
 import json
 import os
+import stat
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -70,10 +71,26 @@ def find_git_root(start: Path) -> Path | None:
     return None
 
 
+_MAX_IDENTITY_BYTES = 1024 * 1024  # {"repo": "<uuid>"} and room for later keys
+
+
 def read_identity(path: Path) -> str | None:
-    """The uuid in a ``ryvem.json``; None when the file does not exist. Never writes."""
+    """The uuid in a ``ryvem.json``; None when the file does not exist. Never writes.
+
+    Only a regular file is read, and at most :data:`_MAX_IDENTITY_BYTES` of it: a cloned
+    repository may hold ``ryvem.json -> /dev/zero``, or a FIFO may sit there, and no
+    command may read forever or wait for a writer because of it."""
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens without a writer
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise InvalidInput(
+                    f"{path} is not a regular file; ryvem.json must hold "
+                    '{"repo": "<uuid>"} (delete it to mint a new identity)'
+                )
+            raw = f.read(_MAX_IDENTITY_BYTES + 1)
+        if len(raw) > _MAX_IDENTITY_BYTES:
+            raise _malformed(path, f"it is larger than {_MAX_IDENTITY_BYTES} bytes")
     except FileNotFoundError:
         if path.is_symlink():  # a dangling link: minting could never place the file
             raise InvalidInput(

@@ -33,6 +33,7 @@ from ryvem.cli.common import (
 from ryvem.cli.text import safe, say
 from ryvem.domain.scopes import GLOBAL
 from ryvem.domain.timeutil import format_us
+from ryvem.domain.validation import MAX_BODY_BYTES
 from ryvem.ports import Progress
 
 __all__ = ["audit", "purge", "redact"]
@@ -46,7 +47,12 @@ ReasonOpt = Annotated[
 def _read_text(text: str) -> str:
     if text != "-":
         return text
-    raw = sys.stdin.buffer.read()
+    raw = sys.stdin.buffer.read(MAX_BODY_BYTES + 3)  # + a trailing "\r\n", + 1 past it
+    if len(raw) > MAX_BODY_BYTES + 2:
+        raise fail(
+            f"the text on stdin holds more than {MAX_BODY_BYTES} bytes (8 MiB), longer than "
+            "any stored text; nothing was redacted", 2,
+        )
     try:
         value = raw.decode("utf-8")
     except UnicodeDecodeError as e:

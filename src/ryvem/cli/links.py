@@ -186,6 +186,8 @@ def import_(
     embed the new rows for semantic search (when the local model is installed)."""
     st = state(ctx)
     with errors_to_exit():
+        if folder == "":  # Path("") is ".": an unset variable must not import the cwd
+            raise fail("DIR must not be empty (give . for the working directory)", 2)
         base = Path(folder).expanduser()
         if not base.is_dir():
             raise fail(

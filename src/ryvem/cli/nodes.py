@@ -36,6 +36,7 @@ from ryvem.cli.text import safe, say
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL
 from ryvem.domain.timeutil import format_us
+from ryvem.domain.validation import MAX_BODY_BYTES
 
 __all__ = ["get", "history", "link", "put", "retire", "search", "stats", "unlink"]
 
@@ -120,9 +121,18 @@ def _read_body_file(path: str) -> str:
     """The text of ``--body-file`` (``-`` is stdin); not UTF-8 or unreadable → exit 2."""
     shown = "stdin" if path == "-" else path
     try:
-        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        if path == "-":
+            raw = sys.stdin.buffer.read(MAX_BODY_BYTES + 1)
+        else:
+            with Path(path).open("rb") as f:
+                raw = f.read(MAX_BODY_BYTES + 1)
     except OSError as e:
         raise fail(f"cannot read --body-file {shown}: {e.strerror or e}", 2) from None
+    if len(raw) > MAX_BODY_BYTES:  # /dev/zero, `yes |`: never read past the limit
+        raise fail(
+            f"--body-file {shown} holds more than {MAX_BODY_BYTES} bytes, the body limit "
+            "(8 MiB); nothing was written", 2,
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:

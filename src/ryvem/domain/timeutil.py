@@ -35,7 +35,14 @@ def from_datetime(value: datetime) -> int:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     delta = value - datetime(1970, 1, 1, tzinfo=UTC)
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+    us = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+    if not MIN_US <= us <= MAX_US:
+        # A zone can carry a date at either end of the calendar past it (year 0 or 10000 in
+        # UTC), which no time on the axis can be formatted as.
+        raise InvalidInput(
+            f"time {value.isoformat()} is outside years 1 to 9999 in UTC"
+        )
+    return us
 
 
 def parse_time(text: str | datetime | date | int) -> int:

@@ -780,7 +780,11 @@ def main() -> None:
             return
         print(f"error: unknown argument {args[0][:80]!r}\n{_usage()}", file=sys.stderr)
         sys.exit(2)
-    session = open_session()
+    try:
+        session = open_session()  # reads the settings; the store opens on first use
+    except RyvemError as e:
+        print(f"error: {_one_line(e.message)}", file=sys.stderr)
+        sys.exit(e.exit_code)
     session.start_background_embedding()  # the server is long-lived: writes never embed
     try:
         build_server(session, export_folder=export_folder, allow_purge=allow_purge).run()

@@ -773,6 +773,12 @@ class Neo4jRepository:
         ``progress("search index", done, total)``), and the indexes are created and waited
         for until online.
         """
+        scheme = uri.partition("://")[0].lower() if "://" in uri else ""
+        if scheme in ("http", "https"):  # the driver's preview HTTP client, never Bolt
+            raise errors.InvalidInput(
+                f"cannot use Neo4j URI {uri!r}: ryvem speaks Bolt; use bolt://host:7687 or "
+                "neo4j://host:7687 (+s or +ssc for TLS)"
+            )
         try:
             driver = GraphDatabase.driver(
                 uri,

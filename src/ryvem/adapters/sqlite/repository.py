@@ -522,6 +522,7 @@ class SqliteRepository:
         read_only = repo.read_only_reason is not None
         try:
             conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            repo._refuse_a_foreign_database()
             if not read_only:
                 mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
                 if mode != "wal":
@@ -536,6 +537,22 @@ class SqliteRepository:
             conn.close()
             raise from_sqlite(e, where) from e
         return repo
+
+    def _refuse_a_foreign_database(self) -> None:
+        """Refuse another program's SQLite file before anything writes to it.
+
+        Every migration runs in one transaction with the ``user_version`` it reaches, so a
+        file at version 0 that already holds a table, index, view or trigger was made by
+        someone else; giving it ryvem's schema (or switching it to WAL) would change a file
+        that is not ours.
+        """
+        if self._conn.execute("PRAGMA user_version").fetchone()[0] != 0:
+            return
+        if self._conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None:
+            raise errors.BackendUnavailable(
+                f"{self.location} is an SQLite database but not a ryvem store (it holds "
+                "tables ryvem did not make); ryvem leaves it unchanged: use a new file"
+            )
 
     def _migrate(self, read_only: bool, progress: IndexProgress | None = None) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
