@@ -289,3 +289,15 @@ def test_the_db_option_puts_the_store_where_it_says(cli: Cli, tmp_path: Path) ->
     assert db.exists()
     assert cli.json("--db", str(db), "get", "x")["title"] == "Elsewhere"
     assert_fails(cli("get", "x"), 1)
+
+
+def test_a_too_short_redaction_names_force_and_a_semantic_search_of_the_past_names_as_of(
+    cli: Cli,
+) -> None:
+    """The CLI phrases the remedies with its own flags: `--force`, `--as-of`/`--known-at`."""
+    r = cli("redact", "short")
+    assert_fails(r, 2, "under 8")
+    assert "--force" in r.err
+    r = cli("search", "x", "--mode", "semantic", "--as-of", "2999-01-01")
+    assert_fails(r, 2, "current rows only")
+    assert "--as-of" in r.err and "--mode lexical" in r.err and "as_of" not in r.err

@@ -638,6 +638,18 @@ def test_memory_redact_removes_a_secret_the_agent_wrote_and_the_audit_names_the_
         repo.close()
 
 
+def test_tool_errors_name_the_tools_arguments_and_never_a_command_line_flag(
+    server: Server,
+) -> None:
+    """A too-short redaction and a semantic search of the past say what is wrong in the
+    tools' own terms: no `--force` (there is no force argument) and no `--as-of`."""
+    short = server.error("memory_redact", text="short")
+    assert "under 8" in short and "--" not in short and "force" not in short
+    past = server.error("memory_search", text="checkout", mode="semantic", as_of="2999-01-01")
+    assert "current rows only" in past and "--" not in past
+    assert "as_of" in past and "lexical" in past
+
+
 def test_memory_purge_is_served_only_with_allow_purge(
     portal: BlockingPortal, tmp_path: Path
 ) -> None:
