@@ -7,6 +7,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ryvem.errors import InvalidInput
+
 __all__ = ["Settings"]
 
 
@@ -61,6 +63,8 @@ class Settings:
             neo4j_pool_size=_positive(env.get("RYVEM_NEO4J_POOL_SIZE")),
         )
         if db is not None:
+            if db == "":  # Path("") is the working folder
+                raise InvalidInput("the database path is empty; give the path of a SQLite file")
             settings = replace(settings, db=Path(db).expanduser())
         return settings
 

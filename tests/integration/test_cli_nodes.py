@@ -291,6 +291,24 @@ def test_the_db_option_puts_the_store_where_it_says(cli: Cli, tmp_path: Path) ->
     assert_fails(cli("get", "x"), 1)
 
 
+@pytest.mark.parametrize(
+    ("db", "fragment"),
+    [("/dev/null", "/dev/null is a device or special file"), ("", "is empty"),
+     ("FOLDER", "is a folder")],
+)
+def test_a_db_that_is_empty_a_device_or_a_folder_is_one_clear_line_and_exit_2(
+    cli: Cli, tmp_path: Path, db: str, fragment: str
+) -> None:
+    """`--db /dev/null` is not "disk I/O error (is the disk full…)", `--db ""` not "cannot
+    open .": the error says what the path is, and that a SQLite file is wanted."""
+    db = str(tmp_path) if db == "FOLDER" else db
+    fragment = f"{tmp_path} {fragment}" if fragment == "is a folder" else fragment
+    for verb in (["stats"], ["put", "decision", "--title", "t"]):
+        r = cli("--db", db, *verb)
+        assert_fails(r, 2, fragment)
+        assert "SQLite file" in r.err and "disk" not in r.err and "cannot open" not in r.err
+
+
 def test_a_too_short_redaction_names_force_and_a_semantic_search_of_the_past_names_as_of(
     cli: Cli,
 ) -> None:
