@@ -102,6 +102,17 @@ def test_body_file_reads_a_utf8_file_or_stdin(cli: Cli, tmp_path: Path) -> None:
     assert from_file["body"] == from_stdin["body"] == text
 
 
+def test_body_file_expands_a_tilde_like_db_out_and_import_do(cli: Cli, tmp_path: Path) -> None:
+    """`--body-file '~/notes/body.md'` (quoted, so the shell does not expand it) reads the file
+    under $HOME, as `--db '~/…'`, `--out '~/…'` and `import '~/…'` do."""
+    home = tmp_path / "home"
+    (home / "notes").mkdir(parents=True)
+    (home / "notes" / "body.md").write_text("from home\n", encoding="utf-8")
+    cli.env["HOME"] = str(home)
+    rec = cli.json("put", "page", "--title", "Tilde", "--body-file", "~/notes/body.md")
+    assert rec["body"] == "from home\n"
+
+
 @pytest.mark.parametrize(
     ("args", "stdin"),
     [

@@ -124,7 +124,7 @@ def _read_body_file(path: str) -> str:
         if path == "-":
             raw = sys.stdin.buffer.read(MAX_BODY_BYTES + 1)
         else:
-            with Path(path).open("rb") as f:
+            with Path(path).expanduser().open("rb") as f:
                 raw = f.read(MAX_BODY_BYTES + 1)
     except OSError as e:
         raise fail(f"cannot read --body-file {shown}: {e.strerror or e}", 2) from None
