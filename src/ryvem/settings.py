@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ryvem.embedding import embedding_wanted
 from ryvem.errors import InvalidInput
 
 __all__ = ["Settings"]
@@ -50,6 +51,7 @@ class Settings:
 
         env = os.environ
         chosen = backend_named(backend or env.get("RYVEM_BACKEND") or "sqlite").name
+        embedding_wanted(env.get("RYVEM_EMBEDDING"))  # a bad value stops every face at once
         data_dir = Path(env["RYVEM_DATA_DIR"]).expanduser() if env.get("RYVEM_DATA_DIR") else (
             Path.home() / ".ryvem"
         )

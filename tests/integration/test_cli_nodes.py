@@ -102,6 +102,29 @@ def test_body_file_reads_a_utf8_file_or_stdin(cli: Cli, tmp_path: Path) -> None:
     assert from_file["body"] == from_stdin["body"] == text
 
 
+@pytest.mark.parametrize("value", ["weird", "of", "disabled"])
+def test_an_unknown_embedding_setting_is_one_line_naming_the_values_and_exit_2(
+    cli: Cli, value: str
+) -> None:
+    """`RYVEM_EMBEDDING=weird` is not silently taken as on: the accepted values are named."""
+    cli.env["RYVEM_EMBEDDING"] = value
+    r = cli("search", "anything")
+    assert_fails(r, 2, f"unknown RYVEM_EMBEDDING {value!r}: ")
+    assert "off" in r.err and "on" in r.err
+
+
+@pytest.mark.parametrize(
+    ("value", "off"),
+    [("off", True), ("OFF", True), ("0", True), ("false", True), ("no", True),
+     ("on", False), ("1", False), ("true", False), ("yes", False), ("", False)],
+)
+def test_the_documented_embedding_settings_are_accepted(cli: Cli, value: str, off: bool) -> None:
+    """off (0, false, no) turns semantic search off; on (1, true, yes) or empty leaves it on."""
+    cli.env["RYVEM_EMBEDDING"] = value
+    r = cli.ok("search", "anything")
+    assert ("semantic search is off: RYVEM_EMBEDDING=off" in r.err) is off, r.err
+
+
 def test_body_file_expands_a_tilde_like_db_out_and_import_do(cli: Cli, tmp_path: Path) -> None:
     """`--body-file '~/notes/body.md'` (quoted, so the shell does not expand it) reads the file
     under $HOME, as `--db '~/…'`, `--out '~/…'` and `import '~/…'` do."""
