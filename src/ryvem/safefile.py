@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ryvem.errors import InvalidInput, RyvemError
 
-__all__ = ["OutsideRoot", "check_target", "read_inside", "write_atomic"]
+__all__ = ["OutsideRoot", "TooLarge", "check_target", "read_inside", "write_atomic"]
 
 
 def _umask() -> int:
@@ -93,7 +93,16 @@ class OutsideRoot(OSError):
     """A symlinked file whose target is not a file inside the root."""
 
 
-def read_inside(path: Path, root: Path) -> bytes:
+class TooLarge(OSError):
+    """A file over the byte limit given to :func:`read_inside` (not read past it)."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"is {size} bytes or more, over the limit of {limit}")
+        self.size = size
+        self.limit = limit
+
+
+def read_inside(path: Path, root: Path, limit: int | None = None) -> bytes:
     """The bytes of ``path`` when it is a regular file inside ``root``; else OSError.
 
     A symlink is followed only when its target (fully resolved) lies inside ``root``
@@ -101,6 +110,8 @@ def read_inside(path: Path, root: Path) -> bytes:
     raises :class:`OutsideRoot`. The file is opened with ``O_NOFOLLOW`` and checked with
     ``fstat`` on the open descriptor, so a link swapped in after the check is not followed
     and a FIFO or device is never read (``O_NONBLOCK``: opening a FIFO does not wait).
+    With ``limit``, at most ``limit + 1`` bytes are read: a larger file raises
+    :class:`TooLarge`, so a huge (or growing) file never fills the memory.
     """
     target = Path(path)
     if os.path.islink(path):
@@ -111,6 +122,14 @@ def read_inside(path: Path, root: Path) -> bytes:
         target = real
     flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     with os.fdopen(os.open(target, flags), "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
             raise OSError("not a regular file")
-        return f.read()
+        if limit is None:
+            return f.read()
+        if st.st_size > limit:
+            raise TooLarge(st.st_size, limit)
+        data = f.read(limit + 1)  # it may have grown since fstat
+        if len(data) > limit:
+            raise TooLarge(len(data), limit)
+        return data

@@ -7,6 +7,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ryvem.embedding import embedding_wanted
+from ryvem.errors import InvalidInput
+
 __all__ = ["Settings"]
 
 
@@ -48,6 +51,7 @@ class Settings:
 
         env = os.environ
         chosen = backend_named(backend or env.get("RYVEM_BACKEND") or "sqlite").name
+        embedding_wanted(env.get("RYVEM_EMBEDDING"))  # a bad value stops every face at once
         data_dir = Path(env["RYVEM_DATA_DIR"]).expanduser() if env.get("RYVEM_DATA_DIR") else (
             Path.home() / ".ryvem"
         )
@@ -61,6 +65,8 @@ class Settings:
             neo4j_pool_size=_positive(env.get("RYVEM_NEO4J_POOL_SIZE")),
         )
         if db is not None:
+            if db == "":  # Path("") is the working folder
+                raise InvalidInput("the database path is empty; give the path of a SQLite file")
             settings = replace(settings, db=Path(db).expanduser())
         return settings
 

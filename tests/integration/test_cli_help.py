@@ -63,3 +63,30 @@ def test_help_prints_for_every_command_and_exits_0() -> None:
         assert "Usage: ryvem" in p.stdout
         first_line = (command.help or "").strip().splitlines()[0]
         assert " ".join(first_line.split()[:4]) in " ".join(p.stdout.split()), path
+
+
+def test_an_option_of_ryvem_graph_given_after_the_verb_says_to_put_it_before_the_verb(
+    tmp_path: Path,
+) -> None:
+    """`ryvem graph stats --db x` (or `--backend`, `--db=x`): click says only "No such option:
+    --db"; the line goes on to say the option belongs before the verb. An option no command
+    has keeps click's plain message."""
+    assert RYVEM is not None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env["RYVEM_DATA_DIR"] = str(tmp_path / "data")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([RYVEM, "graph", *args], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=60, check=False)
+
+    for args, option in ((["stats", "--db", "x.db"], "--db"),
+                         (["get", "a", "--db=x.db"], "--db"),
+                         (["search", "q", "--backend", "sqlite"], "--backend")):
+        p = run(*args)
+        assert p.returncode == 2 and p.stdout == "", p.stderr
+        [line] = p.stderr.splitlines()
+        assert line.startswith(f"error: No such option: {option}"), line
+        assert f"give it before the verb: ryvem graph {option}" in line, line
+    assert not (tmp_path / "x.db").exists()
+    p = run("stats", "--bogus")
+    assert p.returncode == 2 and p.stderr == "error: No such option: --bogus\n"

@@ -102,6 +102,40 @@ def test_body_file_reads_a_utf8_file_or_stdin(cli: Cli, tmp_path: Path) -> None:
     assert from_file["body"] == from_stdin["body"] == text
 
 
+@pytest.mark.parametrize("value", ["weird", "of", "disabled"])
+def test_an_unknown_embedding_setting_is_one_line_naming_the_values_and_exit_2(
+    cli: Cli, value: str
+) -> None:
+    """`RYVEM_EMBEDDING=weird` is not silently taken as on: the accepted values are named."""
+    cli.env["RYVEM_EMBEDDING"] = value
+    r = cli("search", "anything")
+    assert_fails(r, 2, f"unknown RYVEM_EMBEDDING {value!r}: ")
+    assert "off" in r.err and "on" in r.err
+
+
+@pytest.mark.parametrize(
+    ("value", "off"),
+    [("off", True), ("OFF", True), ("0", True), ("false", True), ("no", True),
+     ("on", False), ("1", False), ("true", False), ("yes", False), ("", False)],
+)
+def test_the_documented_embedding_settings_are_accepted(cli: Cli, value: str, off: bool) -> None:
+    """off (0, false, no) turns semantic search off; on (1, true, yes) or empty leaves it on."""
+    cli.env["RYVEM_EMBEDDING"] = value
+    r = cli.ok("search", "anything")
+    assert ("semantic search is off: RYVEM_EMBEDDING=off" in r.err) is off, r.err
+
+
+def test_body_file_expands_a_tilde_like_db_out_and_import_do(cli: Cli, tmp_path: Path) -> None:
+    """`--body-file '~/notes/body.md'` (quoted, so the shell does not expand it) reads the file
+    under $HOME, as `--db '~/…'`, `--out '~/…'` and `import '~/…'` do."""
+    home = tmp_path / "home"
+    (home / "notes").mkdir(parents=True)
+    (home / "notes" / "body.md").write_text("from home\n", encoding="utf-8")
+    cli.env["HOME"] = str(home)
+    rec = cli.json("put", "page", "--title", "Tilde", "--body-file", "~/notes/body.md")
+    assert rec["body"] == "from home\n"
+
+
 @pytest.mark.parametrize(
     ("args", "stdin"),
     [
@@ -289,3 +323,33 @@ def test_the_db_option_puts_the_store_where_it_says(cli: Cli, tmp_path: Path) ->
     assert db.exists()
     assert cli.json("--db", str(db), "get", "x")["title"] == "Elsewhere"
     assert_fails(cli("get", "x"), 1)
+
+
+@pytest.mark.parametrize(
+    ("db", "fragment"),
+    [("/dev/null", "/dev/null is a device or special file"), ("", "is empty"),
+     ("FOLDER", "is a folder")],
+)
+def test_a_db_that_is_empty_a_device_or_a_folder_is_one_clear_line_and_exit_2(
+    cli: Cli, tmp_path: Path, db: str, fragment: str
+) -> None:
+    """`--db /dev/null` is not "disk I/O error (is the disk full…)", `--db ""` not "cannot
+    open .": the error says what the path is, and that a SQLite file is wanted."""
+    db = str(tmp_path) if db == "FOLDER" else db
+    fragment = f"{tmp_path} {fragment}" if fragment == "is a folder" else fragment
+    for verb in (["stats"], ["put", "decision", "--title", "t"]):
+        r = cli("--db", db, *verb)
+        assert_fails(r, 2, fragment)
+        assert "SQLite file" in r.err and "disk" not in r.err and "cannot open" not in r.err
+
+
+def test_a_too_short_redaction_names_force_and_a_semantic_search_of_the_past_names_as_of(
+    cli: Cli,
+) -> None:
+    """The CLI phrases the remedies with its own flags: `--force`, `--as-of`/`--known-at`."""
+    r = cli("redact", "short")
+    assert_fails(r, 2, "under 8")
+    assert "--force" in r.err
+    r = cli("search", "x", "--mode", "semantic", "--as-of", "2999-01-01")
+    assert_fails(r, 2, "current rows only")
+    assert "--as-of" in r.err and "--mode lexical" in r.err and "as_of" not in r.err

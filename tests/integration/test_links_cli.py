@@ -229,3 +229,39 @@ def test_front_matter_links_show_in_links_and_backlinks_and_follow_versions(
     assert c.ok("get", "ADR/002 Sync Engine", "--json").json()["data"] == {
         "related": ["[[Sync]]"]
     }
+
+
+def test_a_huge_page_file_in_a_vault_is_reported_and_skipped_unread_not_read_whole(
+    tmp_path: Path,
+) -> None:
+    """A 3 GiB (sparse) page in a vault is reported and skipped without being read: the child
+    runs under a 2 GiB address-space limit, so reading it whole fails here (an internal
+    error) instead of exhausting the machine; the vault's other page still imports."""
+    import os
+    import resource
+    import subprocess
+
+    from clirun import RYVEM
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "small.md").write_text("# Small\n\nfine\n")
+    with open(vault / "huge.md", "wb") as f:
+        f.truncate(3 << 30)
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    c = Cli(tmp_path, tmp_path / "data")
+    c.env["RYVEM_EMBEDDING"] = "off"
+    p = subprocess.run(
+        [str(RYVEM), "graph", "import", str(vault)], cwd=tmp_path, env=c.env,
+        capture_output=True, timeout=120, check=False, preexec_fn=cap,
+        stdin=subprocess.DEVNULL,
+    )
+    err = p.stderr.decode()
+    assert p.returncode == 0, err
+    assert "huge.md" in err and "over 9437184 bytes" in err and "skipped" in err
+    assert "internal error" not in err
+    assert [h["title"] for h in c.json("search", "--all-scopes")] == ["Small"]
+    assert os.path.getsize(vault / "huge.md") == 3 << 30

@@ -498,6 +498,23 @@ def test_a_bad_backend_setting_stops_ryvem_mcp_with_one_error_line_not_a_traceba
     assert not (tmp_path / "data").exists()
 
 
+def test_an_unknown_embedding_setting_stops_ryvem_mcp_with_one_line_naming_the_values(
+    tmp_path: Path,
+) -> None:
+    """`RYVEM_EMBEDDING=weird` was silently taken as on; now the host's log says which values
+    the setting takes, and the server does not start (exit 2)."""
+    assert RYVEM_MCP is not None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env.update(RYVEM_EMBEDDING="weird", RYVEM_DATA_DIR=str(tmp_path / "data"))
+    p = subprocess.run([RYVEM_MCP], capture_output=True, text=True, env=env, cwd=tmp_path,
+                       stdin=subprocess.DEVNULL, timeout=60, check=False)
+    assert p.returncode == 2, p.stderr
+    [line] = p.stderr.splitlines()
+    assert line.startswith("error: unknown RYVEM_EMBEDDING 'weird': ")
+    assert "off" in line and "on" in line
+    assert not (tmp_path / "data").exists()
+
+
 # --- two servers, one file -------------------------------------------------------------------
 def test_two_servers_writing_to_one_sqlite_file_at_once_lose_nothing(
     portal: BlockingPortal, tmp_path: Path
@@ -636,6 +653,18 @@ def test_memory_redact_removes_a_secret_the_agent_wrote_and_the_audit_names_the_
             "claude-code-test", "pasted a token", 2)
     finally:
         repo.close()
+
+
+def test_tool_errors_name_the_tools_arguments_and_never_a_command_line_flag(
+    server: Server,
+) -> None:
+    """A too-short redaction and a semantic search of the past say what is wrong in the
+    tools' own terms: no `--force` (there is no force argument) and no `--as-of`."""
+    short = server.error("memory_redact", text="short")
+    assert "under 8" in short and "--" not in short and "force" not in short
+    past = server.error("memory_search", text="checkout", mode="semantic", as_of="2999-01-01")
+    assert "current rows only" in past and "--" not in past
+    assert "as_of" in past and "lexical" in past
 
 
 def test_memory_purge_is_served_only_with_allow_purge(

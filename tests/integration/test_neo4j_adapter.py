@@ -315,6 +315,27 @@ def test_a_neo4j_uri_with_an_http_scheme_is_one_line_naming_the_schemes_and_exit
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 
+@pytest.mark.parametrize(
+    "uri", ["garbage", "localhost:7687", "ftp://127.0.0.1", "bolt+routing://127.0.0.1:7687"]
+)
+def test_a_neo4j_uri_whose_scheme_is_not_bolt_or_neo4j_is_one_line_naming_the_schemes(
+    tmp_path: Path, uri: str
+) -> None:
+    """Any scheme but bolt/neo4j (+s, +ssc), or none: the driver's `50N42: Unexpected error
+    has occurred. See debug log for details.` says nothing; ryvem names the schemes, exit 2."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env |= {"RYVEM_DATA_DIR": str(tmp_path), "RYVEM_NEO4J_URI": uri}
+    p = subprocess.run(
+        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
+    )
+    assert p.returncode == 2, p.stderr
+    assert p.stdout == ""
+    assert p.stderr.startswith(f"error: cannot use Neo4j URI {uri!r}: ")
+    assert "bolt://" in p.stderr and "neo4j://" in p.stderr and "50N42" not in p.stderr
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
 # --- traversal ------------------------------------------------------------------------------
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "RRF_K",
     "SHORT_TOKENS",
     "STRATEGIES",
+    "PastSemanticSearch",
     "RankedHit",
     "SearchResult",
     "Strategy",
@@ -80,6 +81,11 @@ MIN_SIMILARITY = 0.2  # chosen on the tune split (0.25 lost a paraphrase, 0.0 ke
 SHORT_TOKENS = 64
 BATCH = 16  # versions embedded per batch (one transaction stores a batch's vectors)
 Progress = Callable[[int, int], None]  # (done, total)
+
+
+class PastSemanticSearch(InvalidInput):
+    """Semantic mode with a past time (as-of or known-at): vectors are kept for current rows
+    only. The message names no option: each face says how its own options get out of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,10 +216,7 @@ def resolve_mode(
         return STRATEGIES["lexical"], ()
     if as_of is not None or known_at is not None:
         if mode == "semantic":
-            raise InvalidInput(
-                "semantic search covers current rows only: drop --as-of/--known-at, or use "
-                "mode lexical or hybrid"
-            )
+            raise PastSemanticSearch("semantic search covers current rows only")
         return STRATEGIES["lexical"], (
             "as-of search is lexical: vectors are kept for current rows only",
         )

@@ -40,12 +40,19 @@ import yaml
 
 from ryvem.application.service import NewNode, Service
 from ryvem.domain.model import NodeVersion
-from ryvem.domain.validation import MAX_TITLE_CHARS, one_line, validate_kind
+from ryvem.domain.validation import (
+    MAX_BODY_BYTES,
+    MAX_DATA_BYTES,
+    MAX_TITLE_CHARS,
+    one_line,
+    validate_kind,
+)
 from ryvem.errors import InvalidInput, NotFound
-from ryvem.safefile import OutsideRoot, read_inside
+from ryvem.safefile import OutsideRoot, TooLarge, read_inside
 
 __all__ = [
     "BATCH_SIZE",
+    "MAX_PAGE_FILE_BYTES",
     "ImportSummary",
     "Problem",
     "count_links",
@@ -62,6 +69,9 @@ MAX_UNRESOLVED_SHOWN = 10
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _H1 = re.compile(r"^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _MAX_YAML_NODES = 100_000
+MAX_PAGE_FILE_BYTES = MAX_BODY_BYTES + MAX_DATA_BYTES
+"""A larger page file is skipped unread (at most this plus one byte is read): a page's body
+holds at most 8 MiB and its front matter (data) 1 MiB."""
 # libyaml's safe loader when present (same rules as yaml.safe_load, about 10x faster).
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -192,7 +202,8 @@ def scan(
 
 def _read(path: Path, root: Path | None = None) -> str:
     """The file's text if it is a regular file inside the vault (:func:`read_inside`)."""
-    return read_inside(path, root if root is not None else path.parent).decode("utf-8")
+    base = root if root is not None else path.parent
+    return read_inside(path, base, limit=MAX_PAGE_FILE_BYTES).decode("utf-8")
 
 
 def _split_front_matter(text: str) -> tuple[str, str] | None:
@@ -383,6 +394,12 @@ def prepare_page(
     except OutsideRoot as e:
         summary.skipped += 1
         summary.problems.append(Problem(key + ".md", str(e)))
+        return None
+    except TooLarge as e:
+        summary.skipped += 1
+        summary.problems.append(Problem(
+            key + ".md", f"is over {e.limit} bytes (9 MiB: 8 MiB of body and 1 MiB of front "
+            "matter at most); skipped"))
         return None
     except UnicodeDecodeError as e:
         summary.skipped += 1

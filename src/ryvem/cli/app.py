@@ -80,6 +80,20 @@ from ryvem.cli import nodes as _nodes  # noqa: E402,F401  (registration by impor
 from ryvem.cli import reindex as _reindex  # noqa: E402,F401  (registration by import)
 
 
+def _misplaced(error: Exception) -> str:
+    """For an unknown option that the verb's group takes (``ryvem graph stats --db x``):
+    where it goes. Click parses a group's options before the verb only."""
+    name = getattr(error, "option_name", None)
+    ctx = getattr(error, "ctx", None)
+    group = getattr(ctx, "parent", None)
+    if type(error).__name__ != "NoSuchOption" or not name or ctx is None or group is None:
+        return ""
+    if not any(name in param.opts for param in group.command.params):
+        return ""
+    return (f" ({name} is an option of '{group.command_path}': give it before the verb: "
+            f"{group.command_path} {name} … {ctx.info_name})")
+
+
 def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:
     """Run the CLI; usage errors become one line on stderr and exit 2, never a traceback."""
     try:
@@ -102,7 +116,7 @@ def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:
                 typer.echo(shown)
             sys.exit(0)
         format_message = getattr(e, "format_message", None)
-        text = format_message() if callable(format_message) else str(e)
+        text = (format_message() if callable(format_message) else str(e)) + _misplaced(e)
         typer.echo(f"error: {safe(' '.join(str(text).split()))}", err=True)
         sys.exit(int(getattr(e, "exit_code", 2)))
     except KeyboardInterrupt:

@@ -31,6 +31,7 @@ from ryvem.cli.common import (
     state,
 )
 from ryvem.cli.text import safe, say
+from ryvem.domain.redaction import TextTooShort
 from ryvem.domain.scopes import GLOBAL
 from ryvem.domain.timeutil import format_us
 from ryvem.domain.validation import MAX_BODY_BYTES
@@ -142,10 +143,14 @@ def redact(
         explicit = scope is not None or all_scopes
         svc = st.service(scope=GLOBAL) if explicit else st.service()
         with _progress(sys.stderr.isatty() and not as_json and not dry_run) as progress:
-            report = svc.redact(
-                value, scope=scope, all_scopes=all_scopes, reason=reason,
-                actor=Actor.os_user("cli"), dry_run=dry_run, force=force, progress=progress,
-            )
+            try:
+                report = svc.redact(
+                    value, scope=scope, all_scopes=all_scopes, reason=reason,
+                    actor=Actor.os_user("cli"), dry_run=dry_run, force=force,
+                    progress=progress,
+                )
+            except TextTooShort as e:
+                raise fail(f"{e.message}: give --force if you mean it", e.exit_code) from None
         if as_json:
             echo_json(report.record())
         else:

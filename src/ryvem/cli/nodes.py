@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ryvem.application.search import MODES
+from ryvem.application.search import MODES, PastSemanticSearch
 from ryvem.application.service import EdgeView
 from ryvem.cli.common import (
     AsOfOpt,
@@ -124,7 +124,7 @@ def _read_body_file(path: str) -> str:
         if path == "-":
             raw = sys.stdin.buffer.read(MAX_BODY_BYTES + 1)
         else:
-            with Path(path).open("rb") as f:
+            with Path(path).expanduser().open("rb") as f:
                 raw = f.read(MAX_BODY_BYTES + 1)
     except OSError as e:
         raise fail(f"cannot read --body-file {shown}: {e.strerror or e}", 2) from None
@@ -387,10 +387,15 @@ def search(
     with errors_to_exit():
         if mode is not None and mode.strip().lower() not in MODES:
             raise fail(f"unknown search mode {mode!r}: use {', '.join(MODES)}", 2)
-        result = st.session().search(
-            text, mode=mode.strip().lower() if mode else None, kinds=kind or (), scope=scope,
-            all_scopes=all_scopes, limit=limit, as_of=as_of, known_at=known_at,
-        )
+        try:
+            result = st.session().search(
+                text, mode=mode.strip().lower() if mode else None, kinds=kind or (),
+                scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
+                known_at=known_at,
+            )
+        except PastSemanticSearch as e:
+            raise fail(f"{e.message}: drop --as-of/--known-at, or use --mode lexical or "
+                       "hybrid", e.exit_code) from None
         for note in result.notes:
             say(f"note: {note}", err=True)
         hits = result.hits

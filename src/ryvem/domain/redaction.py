@@ -29,6 +29,7 @@ __all__ = [
     "REDACTED",
     "Erasure",
     "Rewritten",
+    "TextTooShort",
     "check_redaction_text",
     "purge_version",
     "redact_data",
@@ -44,6 +45,11 @@ MIN_TEXT_CHARS = 8
 """A shorter TEXT is refused without ``force``: "password" is 8, and a 3-letter TEXT would
 rewrite words everywhere."""
 Erasure = Literal["redacted", "purged"]
+
+
+class TextTooShort(InvalidInput):
+    """The TEXT to redact is shorter than :data:`MIN_TEXT_CHARS` and not forced. The message
+    names no remedy: only some faces can force (the CLI's ``--force``), and each says how."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +81,9 @@ def check_redaction_text(text: object, *, force: bool = False) -> str:
             "the text to redact contains a lone surrogate (not valid Unicode text)"
         ) from None
     if len(text) < MIN_TEXT_CHARS and not force:
-        raise InvalidInput(
+        raise TextTooShort(
             f"the text to redact is {len(text)} characters; under {MIN_TEXT_CHARS} it would "
-            "likely hit ordinary words: give --force if you mean it"
+            "likely hit ordinary words"
         )
     if text in REDACTED or text in PURGED:
         raise InvalidInput(

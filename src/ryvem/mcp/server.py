@@ -38,6 +38,7 @@ from pydantic import Field, ValidationError
 
 from ryvem import __version__
 from ryvem.application.forget import Actor
+from ryvem.application.search import PastSemanticSearch
 from ryvem.application.session import SMALL_BACKLOG, Session
 from ryvem.backends import BACKEND_NAMES, open_session
 from ryvem.domain.model import NodeVersion
@@ -397,11 +398,15 @@ def memory_search(
     ] = None,
 ) -> CallToolResult:
     n = _clamp(limit)
-    result = served.session.search(
-        text, mode=mode, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of,
-        known_at=known_at,
-        embed_backlog=0 if served.session.embedding_in_background else SMALL_BACKLOG,
-    )
+    try:
+        result = served.session.search(
+            text, mode=mode, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of,
+            known_at=known_at,
+            embed_backlog=0 if served.session.embedding_in_background else SMALL_BACKLOG,
+        )
+    except PastSemanticSearch as e:
+        raise ToolError(f"{e.message}: omit as_of and known_at, or use mode lexical or "
+                        "hybrid") from None
     svc = served.session.everywhere() if scope is not None else served.session.service()
     items = []
     for hit in result.hits[:n]:

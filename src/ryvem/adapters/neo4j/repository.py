@@ -97,6 +97,9 @@ T = TypeVar("T")
 
 _LOAD_CHUNK = 5000
 _CONNECT_TIMEOUT_S = 5.0
+_BOLT_SCHEMES = frozenset(  # the driver's Bolt schemes: direct, routed; TLS, TLS self-signed
+    f"{base}{tls}" for base in ("bolt", "neo4j") for tls in ("", "+s", "+ssc")
+)
 _INDEX_WAIT_S = 300
 _ANALYZER = "english"  # what schema_15_text_all creates
 _TEXT_FIELDS = ["ft_text"]
@@ -774,7 +777,9 @@ class Neo4jRepository:
         for until online.
         """
         scheme = uri.partition("://")[0].lower() if "://" in uri else ""
-        if scheme in ("http", "https"):  # the driver's preview HTTP client, never Bolt
+        # http(s) would start the driver's preview HTTP client, never Bolt; any other scheme
+        # (or none) fails in the driver as "50N42: Unexpected error has occurred".
+        if scheme not in _BOLT_SCHEMES:
             raise errors.InvalidInput(
                 f"cannot use Neo4j URI {uri!r}: ryvem speaks Bolt; use bolt://host:7687 or "
                 "neo4j://host:7687 (+s or +ssc for TLS)"

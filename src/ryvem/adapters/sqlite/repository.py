@@ -15,6 +15,7 @@ import json
 import os
 import random
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -444,6 +445,18 @@ def _insert_edges(conn: sqlite3.Connection, edges: Sequence[Edge], *, ignore: bo
     return conn.total_changes - before
 
 
+def _refuse_a_non_file(path: Path) -> None:
+    """InvalidInput when ``path`` (followed, if a link) is a folder, device or other special
+    file: SQLite would answer "unable to open database file" or a "disk I/O error"."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        raise errors.InvalidInput(f"{path} is a folder; give the path of a SQLite file")
+    if not stat.S_ISREG(mode):
+        raise errors.InvalidInput(
+            f"{path} is a device or special file; give the path of a SQLite file"
+        )
+
+
 class SqliteRepository:
     """``GraphRepository`` over one SQLite file."""
 
@@ -496,6 +509,7 @@ class SqliteRepository:
                 fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
             else:
+                _refuse_a_non_file(path)
                 unwritable = unwritable_reason(path)
             if read_only or unwritable is not None:
                 query = "mode=ro"
