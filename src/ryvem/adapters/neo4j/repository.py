@@ -32,6 +32,7 @@ exceptions become ``ryvem.errors`` in :mod:`ryvem.adapters.neo4j.errors`, and no
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 import struct
@@ -739,6 +740,19 @@ class _ForgetTx(ForgetTx):
 # --- the repository -------------------------------------------------------------------------
 
 
+_BOLT_SCHEMES = frozenset(
+    f"{base}{tls}" for base in ("bolt", "neo4j") for tls in ("", "+s", "+ssc")
+)
+"""The URI schemes the driver speaks Bolt over (an empty, bare ``host:port`` or other URI got
+the driver's "50N42: Unexpected error has occurred")."""
+
+# The driver logs a failed routing fetch ("Unable to retrieve routing information") at ERROR
+# before raising; with no handler configured, logging's last-resort handler printed it on
+# stderr above ryvem's own one-line error. A NullHandler keeps it out of stderr; an
+# application that configures logging still receives it (it propagates).
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
+
+
 class Neo4jRepository:
     """``GraphRepository`` on a Neo4j 5 server."""
 
@@ -774,7 +788,7 @@ class Neo4jRepository:
         for until online.
         """
         scheme = uri.partition("://")[0].lower() if "://" in uri else ""
-        if scheme in ("http", "https"):  # the driver's preview HTTP client, never Bolt
+        if scheme not in _BOLT_SCHEMES:  # http(s): the driver's preview HTTP client, never Bolt
             raise errors.InvalidInput(
                 f"cannot use Neo4j URI {uri!r}: ryvem speaks Bolt; use bolt://host:7687 or "
                 "neo4j://host:7687 (+s or +ssc for TLS)"
