@@ -357,6 +357,31 @@ def test_a_neo4j_uri_without_a_bolt_or_neo4j_scheme_is_one_line_naming_the_schem
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 
+@pytest.mark.parametrize("size", ["abc", "0", "-5", "20m", "1.5"])
+def test_a_pool_size_that_is_not_a_positive_integer_is_one_line_naming_it_and_exit_2(
+    tmp_path: Path, neo4j_server: Neo4jServer, size: str
+) -> None:
+    """A team's RYVEM_NEO4J_POOL_SIZE=20m (or 0, abc) was dropped in silence: every process
+    ran with the driver's 100 connections. It is refused, like an unknown RYVEM_BACKEND."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env |= {
+        "RYVEM_DATA_DIR": str(tmp_path),
+        "RYVEM_NEO4J_URI": neo4j_server.uri,
+        "RYVEM_NEO4J_USER": neo4j_server.user,
+        "RYVEM_NEO4J_PASSWORD": neo4j_server.password,
+        "RYVEM_NEO4J_POOL_SIZE": size,
+    }
+    p = subprocess.run(
+        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
+    )
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert p.stdout == ""
+    assert p.stderr.startswith("error: RYVEM_NEO4J_POOL_SIZE"), p.stderr
+    assert repr(size) in p.stderr
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
 # --- traversal ------------------------------------------------------------------------------
 
 
