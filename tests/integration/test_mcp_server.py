@@ -638,6 +638,17 @@ def test_memory_redact_removes_a_secret_the_agent_wrote_and_the_audit_names_the_
         repo.close()
 
 
+def test_a_too_short_memory_redact_text_names_the_minimum_not_a_cli_flag_the_tool_lacks(
+    server: Server,
+) -> None:
+    """memory_redact has no force (the 8-character minimum always holds over MCP): its error
+    told the agent to "give --force", an argument the tool refuses as unknown."""
+    msg = server.error("memory_redact", text="short")
+    assert "5 characters" in msg and "under 8" in msg, msg
+    assert "give --force" not in msg and "has no force" in msg, msg
+    assert "ryvem graph redact --force" in msg, msg
+
+
 def test_memory_purge_is_served_only_with_allow_purge(
     portal: BlockingPortal, tmp_path: Path
 ) -> None:

@@ -41,9 +41,10 @@ from ryvem.application.forget import Actor
 from ryvem.application.session import SMALL_BACKLOG, Session
 from ryvem.backends import BACKEND_NAMES, open_session
 from ryvem.domain.model import NodeVersion
+from ryvem.domain.redaction import MIN_TEXT_CHARS
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.domain.timeutil import parse_time
-from ryvem.errors import RyvemError
+from ryvem.errors import InvalidInput, RyvemError
 from ryvem.mcp.arguments import (
     export_dir,
     export_name,
@@ -667,6 +668,12 @@ def memory_redact(
     ] = None,
     ctx: Context[Any, Any] | None = None,
 ) -> CallToolResult:
+    if isinstance(text, str) and 0 < len(text) < MIN_TEXT_CHARS:  # the domain names --force
+        raise InvalidInput(
+            f"the text to redact is {len(text)} characters; under {MIN_TEXT_CHARS} it would "
+            "likely hit ordinary words, and memory_redact has no force: a person can run "
+            "`ryvem graph redact --force`"
+        )
     svc = served.session.everywhere() if scope is not None else served.session.service()
     actor = _client(ctx) if ctx is not None else Actor.of("unknown MCP client", "mcp")
     all_scopes = scope == "*"
