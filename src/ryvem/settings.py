@@ -62,7 +62,9 @@ class Settings:
             neo4j_user=env.get("RYVEM_NEO4J_USER", cls.neo4j_user),
             neo4j_password=env.get("RYVEM_NEO4J_PASSWORD", ""),
             neo4j_database=env.get("RYVEM_NEO4J_DATABASE") or None,
-            neo4j_pool_size=_positive(env.get("RYVEM_NEO4J_POOL_SIZE")),
+            neo4j_pool_size=(
+                _pool_size(env.get("RYVEM_NEO4J_POOL_SIZE")) if chosen == "neo4j" else None
+            ),
         )
         if db is not None:
             if db == "":  # Path("") is the working folder
@@ -71,8 +73,17 @@ class Settings:
         return settings
 
 
-def _positive(value: str | None) -> int | None:
-    """A positive integer setting; unset, empty or not a positive integer is None."""
-    if value is None or not value.strip().isdigit() or int(value) < 1:
+def _pool_size(value: str | None) -> int | None:
+    """RYVEM_NEO4J_POOL_SIZE: unset or empty is None (the driver's default); anything but a
+    positive integer is refused (it was dropped in silence: 100 connections, not the 20 meant).
+    """
+    if value is None or not value.strip():
         return None
+    if not value.strip().isdigit() or int(value) < 1:
+        from ryvem.errors import InvalidInput
+
+        raise InvalidInput(
+            f"RYVEM_NEO4J_POOL_SIZE must be a positive integer (connections per process), "
+            f"got {value!r}"
+        )
     return int(value)

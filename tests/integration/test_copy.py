@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -201,6 +202,46 @@ def test_the_copy_verb_moves_a_graph_to_neo4j_and_back_with_counts_verified(
     assert "counts match" in out.stdout
     with SqliteRepository.open(back) as copied:
         assert versions(copied) == expected
+
+
+def semantic_ids(env: dict[str, str], cwd: Path, *where: str) -> tuple[list[str], str]:
+    out = run(env, cwd, *where, "search", "how do we cache", "--mode", "semantic",
+              "--all-scopes", "--json")
+    assert out.returncode == 0, out.stderr
+    return [hit["id"] for hit in json.loads(out.stdout)], out.stderr
+
+
+def test_a_copied_graph_answers_semantic_search_like_its_source_both_ways(
+    neo: Neo4jRepository, neo4j_server: Neo4jServer, tmp_path: Path
+) -> None:
+    """Vectors are not copied: the target's rows were left queued, so right after `copy` a
+    semantic search there found nothing ("N rows are not embedded yet"). The copy embeds
+    them, as an import does, and says so."""
+    source = tmp_path / "data" / "dev.db"
+    source.parent.mkdir()
+    with SqliteRepository.open(source) as lite:
+        fill(lite)
+    env = cli_env(tmp_path, neo4j_server.uri, neo4j_server.user, neo4j_server.password)
+    assert run(env, tmp_path, "reindex", "--pending").returncode == 0
+    expected, _ = semantic_ids(env, tmp_path, "--backend", "sqlite")
+    assert expected, "the source finds nothing: is the embedding model installed?"
+
+    out = run(env, tmp_path, "copy", "--to", "neo4j")
+    assert out.returncode == 0, out.stderr
+    assert "vectors: " in out.stdout and " 0 pending" in out.stdout, out.stdout
+    ids, note = semantic_ids(env, tmp_path, "--backend", "neo4j")
+    assert (ids, note) == (expected, "")
+
+    back = tmp_path / "back.db"
+    out = run(env, tmp_path, "--db", str(back), "copy", "--from", "neo4j", "--to", "sqlite",
+              "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["vectors_pending"] == 0
+    ids, note = semantic_ids(env, tmp_path, "--db", str(back), "--backend", "sqlite")
+    assert (ids, note) == (expected, "")
+
+    out = run(env, tmp_path, "copy", "--to", "neo4j", "--no-embed")  # nothing new to embed
+    assert out.returncode == 0, out.stderr
 
 
 @pytest.mark.parametrize(

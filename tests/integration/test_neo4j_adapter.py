@@ -315,14 +315,40 @@ def test_a_neo4j_uri_with_an_http_scheme_is_one_line_naming_the_schemes_and_exit
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 
+@pytest.mark.parametrize("scheme", ["neo4j", "neo4j+s"])
+def test_the_cli_on_an_unreachable_server_over_a_routing_uri_prints_one_line_and_exits_1(
+    tmp_path: Path, scheme: str
+) -> None:
+    """A team's `neo4j://` or `neo4j+s://` URI with the server down: the driver logs "Unable
+    to retrieve routing information" through logging's last-resort handler, a second stderr
+    line before ryvem's own error; the error line alone is printed."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env |= {
+        "RYVEM_DATA_DIR": str(tmp_path),
+        "RYVEM_NEO4J_URI": f"{scheme}://127.0.0.1:{closed_port()}",
+        "RYVEM_NEO4J_PASSWORD": "whatever-password",
+    }
+    p = subprocess.run(
+        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
+    )
+    assert p.returncode == 1, p.stderr
+    assert p.stdout == ""
+    assert p.stderr.startswith(f"error: cannot reach Neo4j at {scheme}://127.0.0.1:"), p.stderr
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
 @pytest.mark.parametrize(
-    "uri", ["garbage", "localhost:7687", "ftp://127.0.0.1", "bolt+routing://127.0.0.1:7687"]
+    "uri",
+    ["", "garbage", "localhost:7687", "127.0.0.1:7687", "bolt:/127.0.0.1:7687", "ftp://127.0.0.1",
+     "bolt+routing://127.0.0.1:7687", "mongodb://h:1"],
 )
 def test_a_neo4j_uri_whose_scheme_is_not_bolt_or_neo4j_is_one_line_naming_the_schemes(
     tmp_path: Path, uri: str
 ) -> None:
-    """Any scheme but bolt/neo4j (+s, +ssc), or none: the driver's `50N42: Unexpected error
-    has occurred. See debug log for details.` says nothing; ryvem names the schemes, exit 2."""
+    """An empty RYVEM_NEO4J_URI, a bare host:port or any scheme but bolt/neo4j (+s, +ssc): the
+    driver's `50N42: Unexpected error has occurred. See debug log for details.` says nothing;
+    ryvem names the schemes, exit 2."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
     env |= {"RYVEM_DATA_DIR": str(tmp_path), "RYVEM_NEO4J_URI": uri}
     p = subprocess.run(
@@ -331,8 +357,33 @@ def test_a_neo4j_uri_whose_scheme_is_not_bolt_or_neo4j_is_one_line_naming_the_sc
     )
     assert p.returncode == 2, p.stderr
     assert p.stdout == ""
-    assert p.stderr.startswith(f"error: cannot use Neo4j URI {uri!r}: ")
+    assert p.stderr.startswith(f"error: cannot use Neo4j URI {uri!r}: "), p.stderr
     assert "bolt://" in p.stderr and "neo4j://" in p.stderr and "50N42" not in p.stderr
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("size", ["abc", "0", "-5", "20m", "1.5"])
+def test_a_pool_size_that_is_not_a_positive_integer_is_one_line_naming_it_and_exit_2(
+    tmp_path: Path, neo4j_server: Neo4jServer, size: str
+) -> None:
+    """A team's RYVEM_NEO4J_POOL_SIZE=20m (or 0, abc) was dropped in silence: every process
+    ran with the driver's 100 connections. It is refused, like an unknown RYVEM_BACKEND."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env |= {
+        "RYVEM_DATA_DIR": str(tmp_path),
+        "RYVEM_NEO4J_URI": neo4j_server.uri,
+        "RYVEM_NEO4J_USER": neo4j_server.user,
+        "RYVEM_NEO4J_PASSWORD": neo4j_server.password,
+        "RYVEM_NEO4J_POOL_SIZE": size,
+    }
+    p = subprocess.run(
+        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
+    )
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert p.stdout == ""
+    assert p.stderr.startswith("error: RYVEM_NEO4J_POOL_SIZE"), p.stderr
+    assert repr(size) in p.stderr
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 

@@ -15,8 +15,16 @@ from typing import Annotated
 import typer
 
 from ryvem.application.copy import CopyReport, Phase, Progress, copy_graph
-from ryvem.backends import BACKEND_NAMES, GraphRepository, backend_named, open_repository
+from ryvem.application.session import Session
+from ryvem.backends import (
+    BACKEND_NAMES,
+    GraphRepository,
+    backend_named,
+    open_repository,
+    open_session,
+)
 from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.cli.links import embed_with_bar
 from ryvem.errors import InvalidInput
 from ryvem.settings import Settings
 
@@ -106,12 +114,21 @@ def copy(
     batch: Annotated[
         int, typer.Option("--batch", metavar="N", help="Rows per batch (one transaction each).")
     ] = 1000,
+    no_embed: Annotated[
+        bool,
+        typer.Option(
+            "--no-embed",
+            help="Leave the copied rows queued for embedding (ryvem graph reindex --pending, "
+            "or the MCP server, embeds them later); lexical search sees them at once.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Copy every node version and edge (ids, windows, chains kept) into another backend.
 
     Re-running it is safe: rows already there are skipped. It ends by comparing the counts
-    per kind, scope and rel on both sides, and exits 1 if they differ.
+    per kind, scope and rel on both sides, and exits 1 if they differ; then it embeds the
+    copied rows for semantic search (vectors are not copied), unless --no-embed.
     """
     st = state(ctx)
     with errors_to_exit():
@@ -126,23 +143,31 @@ def copy(
         if batch < 1:
             raise fail(f"--batch must be a positive integer, got {batch}", 2)
         source: GraphRepository | None = None
-        target: GraphRepository | None = None
+        target: Session | None = None
         try:
             source = open_repository(
                 Settings.from_env(backend=source_name, db=st.db), read_only=True
             )
-            target = open_repository(Settings.from_env(backend=target_name, db=st.db))
-            with _progress_bar(sys.stderr.isatty() and not as_json) as progress:
-                report = copy_graph(source, target, batch=batch, progress=progress)
+            target = open_session(Settings.from_env(backend=target_name, db=st.db))
+            bar = sys.stderr.isatty() and not as_json
+            with _progress_bar(bar) as progress:
+                report = copy_graph(source, target.repo, batch=batch, progress=progress)
+            # Vectors are not copied: the target queued the rows it got; embed them as an
+            # import does, so semantic search there answers like the source's at once.
+            embedded = 0 if no_embed else embed_with_bar(target, bar, "embedding")
+            pending = target.vector_pending()
         finally:
-            for repo in (source, target):
-                if repo is not None:
-                    repo.close()
+            if source is not None:
+                source.close()
+            if target is not None:
+                target.close()
         if as_json:
-            echo_json(report.record())
+            echo_json({**report.record(), "embedded": embedded, "vectors_pending": pending})
         else:
             for line in _summary(report):
                 typer.echo(line)
+            if embedded or pending:
+                typer.echo(f"vectors: {embedded} rows embedded, {pending} pending")
         if not report.counts_match:
             raise fail(
                 "the copy finished but the counts differ (did the target hold other rows?): "

@@ -32,6 +32,7 @@ exceptions become ``ryvem.errors`` in :mod:`ryvem.adapters.neo4j.errors`, and no
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 import struct
@@ -740,6 +741,13 @@ class _ForgetTx(ForgetTx):
 
 
 # --- the repository -------------------------------------------------------------------------
+
+
+# The driver logs a failed routing fetch ("Unable to retrieve routing information") at ERROR
+# before raising; with no handler configured, logging's last-resort handler printed it on
+# stderr above ryvem's own one-line error. A NullHandler keeps it out of stderr; an
+# application that configures logging still receives it (it propagates).
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
 
 
 class Neo4jRepository:
