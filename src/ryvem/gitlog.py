@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ryvem.errors import InvalidInput, RyvemError
+from ryvem.safefile import TooLarge
 
 __all__ = [
     "LOG_FORMAT", "Change", "Commit", "GitFolder", "GitUnavailable", "git_blob_id", "parse_log",
@@ -241,26 +242,34 @@ class GitFolder:
         return blobs
 
     @contextmanager
-    def blob_reader(self) -> Iterator[Callable[[str], bytes]]:
+    def blob_reader(self, limit: int | None = None) -> Iterator[Callable[[str], bytes]]:
         """A function reading one blob's contents by id, through one ``git cat-file --batch``
-        kept open for the block."""
-        proc = subprocess.Popen(
-            [self.git, "-C", str(self.folder), "cat-file", "--batch"],
-            env=self._env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
+        kept open for the block.
+
+        With ``limit``, each blob's size is asked first (``git cat-file --batch-check``, kept
+        open too) and a blob over ``limit`` bytes raises :class:`~ryvem.safefile.TooLarge`
+        without its contents being read: a huge committed page never fills the memory.
+        """
+        proc = self._cat_file("--batch")
+        check = self._cat_file("--batch-check") if limit is not None else None
         stdin, stdout = proc.stdin, proc.stdout
         assert stdin is not None and stdout is not None
+
+        def header(p: subprocess.Popen[bytes], oid: str) -> int:
+            assert p.stdin is not None and p.stdout is not None
+            p.stdin.write(oid.encode() + b"\n")
+            p.stdin.flush()
+            fields = p.stdout.readline().split()
+            if len(fields) != 3 or fields[1] != b"blob":
+                raise RyvemError(f"git cat-file has no blob {oid}")
+            return int(fields[2])
 
         def read(oid: str) -> bytes:
             if not re.fullmatch(r"[0-9a-f]{40,64}", oid):
                 raise RyvemError(f"not a git object id: {oid!r}")
-            stdin.write(oid.encode() + b"\n")
-            stdin.flush()
-            header = stdout.readline().split()
-            if len(header) != 3 or header[1] != b"blob":
-                raise RyvemError(f"git cat-file has no blob {oid}")
-            size = int(header[2])
+            if check is not None and limit is not None and (size := header(check, oid)) > limit:
+                raise TooLarge(size, limit)
+            size = header(proc, oid)
             data = stdout.read(size)
             stdout.read(1)  # the newline after the contents
             return data
@@ -268,6 +277,15 @@ class GitFolder:
         try:
             yield read
         finally:
-            stdin.close()
-            stdout.close()
-            proc.wait(timeout=30)
+            for p in (proc, check):
+                if p is not None and p.stdin is not None and p.stdout is not None:
+                    p.stdin.close()
+                    p.stdout.close()
+                    p.wait(timeout=30)
+
+    def _cat_file(self, mode: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [self.git, "-C", str(self.folder), "cat-file", mode],
+            env=self._env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )

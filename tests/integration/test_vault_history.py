@@ -9,11 +9,15 @@ from pathlib import Path
 import pytest
 
 from gitrepo import GIT, Repo
+from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.service import Service
+from ryvem.application.vault import MAX_PAGE_FILE_BYTES
 from ryvem.application.vault_history import import_history
 from ryvem.application.vault_watch import VaultSync
 from ryvem.domain.timeutil import parse_time
 from ryvem.domain.traversal import discovered_refs
+from ryvem.gitlog import GitFolder
+from ryvem.safefile import TooLarge
 
 DAYS = ["2024-01-10T09:00:00Z", "2024-02-10T09:00:00Z", "2024-03-10T09:00:00Z"]
 BODY = "# Notes\n\n" + "".join(f"Line {i} of a page long enough to be recognised.\n"
@@ -149,3 +153,42 @@ def test_a_stop_between_a_commits_writes_and_its_deletes_is_finished_by_the_next
     gone = service.get("page/gone")
     assert gone.valid_to == parse_time(DAYS[1])
     assert len(service.history("page/keep")) == 2
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_a_committed_page_over_9_mib_is_reported_and_skipped_without_being_read(
+    sqlite_repo: SqliteRepository, tmp_path: Path
+) -> None:
+    """A blob one byte over the page limit (8 MiB of body and 1 MiB of front matter) is not
+    read: git's size says so first; the page is reported with its commit and skipped there,
+    its later small version imports, and an over-size working-tree file is reported too."""
+    limit = MAX_PAGE_FILE_BYTES
+    r = Repo(tmp_path / "vault")
+    r.write("big.md", "# Big\n\n" + "x" * (limit + 1 - len("# Big\n\n")))
+    r.write("small.md", "# Small\n")
+    first = r.commit("one", DAYS[0])
+    r.write("big.md", "# Big\n\nNow small.\n")
+    r.commit("two", DAYS[1])
+
+    with GitFolder(r.root).blob_reader(limit=limit) as read:
+        [oid] = [b for p, b in GitFolder(r.root).head_blobs().items() if p == "small.md"]
+        assert read(oid) == b"# Small\n"
+        old = r.git("rev-parse", f"{first}:big.md").strip()
+        with pytest.raises(TooLarge) as caught:
+            read(old)
+        assert (caught.value.size, caught.value.limit) == (limit + 1, limit)
+        assert read(oid) == b"# Small\n"  # the batch stays in step after a refusal
+
+    service = Service(sqlite_repo)
+    summary = import_history(service, r.root)
+    assert summary.skipped == 1
+    [problem] = [p for p in summary.problems if p.path == "big.md"]
+    assert f"over {limit} bytes" in problem.message and first[:12] in problem.message
+    assert [v.body for v in service.history("page/big")] == ["# Big\n\nNow small.\n"]
+    assert service.get("page/small").title == "Small"
+
+    r.write("small.md", "# Small\n\n" + "y" * limit)  # uncommitted, over the limit
+    again = import_history(service, r.root)
+    [problem] = [p for p in again.problems if p.path == "small.md"]
+    assert f"over {limit} bytes" in problem.message and again.skipped == 1
+    assert [v.title for v in service.history("page/small")] == ["Small"]

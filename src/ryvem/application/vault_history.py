@@ -30,6 +30,7 @@ from typing import Any
 from ryvem.application.service import NewNode, Service, WriteResult
 from ryvem.application.vault import (
     BATCH_SIZE,
+    MAX_PAGE_FILE_BYTES,
     ImportSummary,
     Problem,
     count_links,
@@ -41,6 +42,7 @@ from ryvem.domain.model import NodeVersion
 from ryvem.domain.validation import validate_kind
 from ryvem.errors import InvalidInput, NotFound
 from ryvem.gitlog import Change, Commit, GitFolder, git_blob_id
+from ryvem.safefile import TooLarge
 
 __all__ = ["GIT_KEY", "import_history"]
 
@@ -144,7 +146,7 @@ def import_history(
     if seen:  # the newest imported commit's deletes, in case a stop cut in before them
         position = {c.id: i for i, c in enumerate(log)}
         _finish_deletes(service, log[seen[-1]], position, kind, sc)
-    with folder.blob_reader() as read_blob:
+    with folder.blob_reader(limit=MAX_PAGE_FILE_BYTES) as read_blob:
         for n, commit in enumerate(todo, 1):
             _apply_commit(service, summary, store, commit, read_blob, kind, sc, written)
             summary.commits += 1
@@ -239,6 +241,13 @@ def _apply_commit(
                 shown, f"not valid UTF-8 (byte {e.start}) in commit {commit.id[:12]}; skipped"
             ))
             continue
+        except TooLarge as e:
+            summary.skipped += 1
+            summary.problems.append(Problem(shown, (
+                f"is over {e.limit} bytes (9 MiB: 8 MiB of body and 1 MiB of front matter at "
+                f"most) in commit {commit.id[:12]}; skipped"
+            )))
+            continue
         page = parse_page(key, text)
         if page.warning is not None:
             summary.problems.append(Problem(shown, f"{page.warning} (commit {commit.id[:12]})"))
@@ -303,8 +312,9 @@ def _import_working_tree(
     for key, path in files:
         blob = head.get(key + ".md")
         if blob is not None and not path.is_symlink():
-            try:
-                same = git_blob_id(path.read_bytes(), folder.object_format) == blob
+            try:  # a file over the page limit is not read here: prepare_page reports it
+                same = path.stat().st_size <= MAX_PAGE_FILE_BYTES and git_blob_id(
+                    path.read_bytes(), folder.object_format) == blob
             except OSError:
                 same = False  # prepare_page reports it
             if same:
