@@ -484,15 +484,20 @@ def test_ryvem_mcp_with_graph_arguments_runs_the_cli_and_help_explains_both_mode
     assert bad.returncode == 2 and "unknown argument" in bad.stderr
 
 
+def _start_mcp_with(tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """Start `ryvem-mcp` with only these RYVEM_ settings (it should refuse to start)."""
+    assert RYVEM_MCP is not None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env.update(RYVEM_DATA_DIR=str(tmp_path / "data"), **settings)
+    return subprocess.run([RYVEM_MCP], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          stdin=subprocess.DEVNULL, timeout=60, check=False)
+
+
 def test_a_bad_backend_setting_stops_ryvem_mcp_with_one_error_line_not_a_traceback(
     tmp_path: Path,
 ) -> None:
     """`RYVEM_BACKEND=mongo` in a host's server entry: the host's log shows what is wrong."""
-    assert RYVEM_MCP is not None
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-    env.update(RYVEM_BACKEND="mongo", RYVEM_DATA_DIR=str(tmp_path / "data"))
-    p = subprocess.run([RYVEM_MCP], capture_output=True, text=True, env=env, cwd=tmp_path,
-                       stdin=subprocess.DEVNULL, timeout=60, check=False)
+    p = _start_mcp_with(tmp_path, RYVEM_BACKEND="mongo")
     assert p.returncode == 2, p.stderr
     assert p.stderr.splitlines() == ["error: unknown backend 'mongo': use sqlite or neo4j"]
     assert not (tmp_path / "data").exists()
@@ -503,11 +508,7 @@ def test_an_unknown_embedding_setting_stops_ryvem_mcp_with_one_line_naming_the_v
 ) -> None:
     """`RYVEM_EMBEDDING=weird` was silently taken as on; now the host's log says which values
     the setting takes, and the server does not start (exit 2)."""
-    assert RYVEM_MCP is not None
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-    env.update(RYVEM_EMBEDDING="weird", RYVEM_DATA_DIR=str(tmp_path / "data"))
-    p = subprocess.run([RYVEM_MCP], capture_output=True, text=True, env=env, cwd=tmp_path,
-                       stdin=subprocess.DEVNULL, timeout=60, check=False)
+    p = _start_mcp_with(tmp_path, RYVEM_EMBEDDING="weird")
     assert p.returncode == 2, p.stderr
     [line] = p.stderr.splitlines()
     assert line.startswith("error: unknown RYVEM_EMBEDDING 'weird': ")

@@ -278,59 +278,27 @@ def test_wrong_credentials_are_one_backend_unavailable_error(neo4j_server: Neo4j
     assert neo4j_server.uri in str(info.value)
 
 
-def test_the_cli_on_an_unreachable_server_prints_one_line_and_exits_1(tmp_path: Path) -> None:
-    """`ryvem graph --backend neo4j stats` against a closed port: one line on stderr, exit 1."""
+def _stats_on_neo4j(tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """`ryvem graph --backend neo4j stats` with only these RYVEM_ settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-    env |= {
-        "RYVEM_DATA_DIR": str(tmp_path),
-        "RYVEM_NEO4J_URI": f"bolt://127.0.0.1:{closed_port()}",
-        "RYVEM_NEO4J_PASSWORD": "whatever-password",
-    }
-    p = subprocess.run(
+    env |= {"RYVEM_DATA_DIR": str(tmp_path), **settings}
+    return subprocess.run(
         [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
     )
-    assert p.returncode == 1, p.stderr
-    assert p.stdout == ""
-    assert p.stderr.startswith("error: cannot reach Neo4j at bolt://127.0.0.1:")
-    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 
-@pytest.mark.parametrize("uri", ["http://127.0.0.1:7474", "https://graph.example.org"])
-def test_a_neo4j_uri_with_an_http_scheme_is_one_line_naming_the_schemes_and_exit_2(
-    tmp_path: Path, uri: str
-) -> None:
-    """The browser's URL pasted as RYVEM_NEO4J_URI: the driver would try its preview HTTP
-    client (a warning, then `internal error (ModuleNotFoundError)`); ryvem names the fix."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-    env |= {"RYVEM_DATA_DIR": str(tmp_path), "RYVEM_NEO4J_URI": uri}
-    p = subprocess.run(
-        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
-    )
-    assert p.returncode == 2, p.stderr
-    assert p.stdout == ""
-    assert p.stderr.startswith(f"error: cannot use Neo4j URI {uri!r}: ")
-    assert "bolt://" in p.stderr and "neo4j://" in p.stderr
-    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
-
-
-@pytest.mark.parametrize("scheme", ["neo4j", "neo4j+s"])
-def test_the_cli_on_an_unreachable_server_over_a_routing_uri_prints_one_line_and_exits_1(
+@pytest.mark.parametrize("scheme", ["bolt", "neo4j", "neo4j+s"])
+def test_the_cli_on_an_unreachable_server_prints_one_line_and_exits_1(
     tmp_path: Path, scheme: str
 ) -> None:
-    """A team's `neo4j://` or `neo4j+s://` URI with the server down: the driver logs "Unable
-    to retrieve routing information" through logging's last-resort handler, a second stderr
-    line before ryvem's own error; the error line alone is printed."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-    env |= {
-        "RYVEM_DATA_DIR": str(tmp_path),
-        "RYVEM_NEO4J_URI": f"{scheme}://127.0.0.1:{closed_port()}",
-        "RYVEM_NEO4J_PASSWORD": "whatever-password",
-    }
-    p = subprocess.run(
-        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
+    """A closed port: one line on stderr, exit 1. Over a team's routing `neo4j://` or
+    `neo4j+s://` URI the driver also logged "Unable to retrieve routing information" through
+    logging's last-resort handler, a second line before ryvem's own error; not any more."""
+    p = _stats_on_neo4j(
+        tmp_path,
+        RYVEM_NEO4J_URI=f"{scheme}://127.0.0.1:{closed_port()}",
+        RYVEM_NEO4J_PASSWORD="whatever-password",
     )
     assert p.returncode == 1, p.stderr
     assert p.stdout == ""
@@ -340,21 +308,18 @@ def test_the_cli_on_an_unreachable_server_over_a_routing_uri_prints_one_line_and
 
 @pytest.mark.parametrize(
     "uri",
-    ["", "garbage", "localhost:7687", "127.0.0.1:7687", "bolt:/127.0.0.1:7687", "ftp://127.0.0.1",
+    ["http://127.0.0.1:7474", "https://graph.example.org", "", "garbage", "localhost:7687",
+     "127.0.0.1:7687", "bolt:/127.0.0.1:7687", "ftp://127.0.0.1",
      "bolt+routing://127.0.0.1:7687", "mongodb://h:1"],
 )
 def test_a_neo4j_uri_whose_scheme_is_not_bolt_or_neo4j_is_one_line_naming_the_schemes(
     tmp_path: Path, uri: str
 ) -> None:
-    """An empty RYVEM_NEO4J_URI, a bare host:port or any scheme but bolt/neo4j (+s, +ssc): the
-    driver's `50N42: Unexpected error has occurred. See debug log for details.` says nothing;
-    ryvem names the schemes, exit 2."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-    env |= {"RYVEM_DATA_DIR": str(tmp_path), "RYVEM_NEO4J_URI": uri}
-    p = subprocess.run(
-        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
-    )
+    """The browser's URL pasted as RYVEM_NEO4J_URI (the driver tried its preview HTTP client: a
+    warning, then `internal error (ModuleNotFoundError)`), an empty URI, a bare host:port or
+    any scheme but bolt/neo4j (+s, +ssc) (the driver's `50N42: Unexpected error has occurred.
+    See debug log for details.`): ryvem names the schemes, exit 2."""
+    p = _stats_on_neo4j(tmp_path, RYVEM_NEO4J_URI=uri)
     assert p.returncode == 2, p.stderr
     assert p.stdout == ""
     assert p.stderr.startswith(f"error: cannot use Neo4j URI {uri!r}: "), p.stderr
@@ -368,17 +333,12 @@ def test_a_pool_size_that_is_not_a_positive_integer_is_one_line_naming_it_and_ex
 ) -> None:
     """A team's RYVEM_NEO4J_POOL_SIZE=20m (or 0, abc) was dropped in silence: every process
     ran with the driver's 100 connections. It is refused, like an unknown RYVEM_BACKEND."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-    env |= {
-        "RYVEM_DATA_DIR": str(tmp_path),
-        "RYVEM_NEO4J_URI": neo4j_server.uri,
-        "RYVEM_NEO4J_USER": neo4j_server.user,
-        "RYVEM_NEO4J_PASSWORD": neo4j_server.password,
-        "RYVEM_NEO4J_POOL_SIZE": size,
-    }
-    p = subprocess.run(
-        [str(RYVEM), "graph", "--backend", "neo4j", "stats"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
+    p = _stats_on_neo4j(
+        tmp_path,
+        RYVEM_NEO4J_URI=neo4j_server.uri,
+        RYVEM_NEO4J_USER=neo4j_server.user,
+        RYVEM_NEO4J_PASSWORD=neo4j_server.password,
+        RYVEM_NEO4J_POOL_SIZE=size,
     )
     assert p.returncode == 2, (p.stdout, p.stderr)
     assert p.stdout == ""
