@@ -80,8 +80,6 @@ def _pool_size(value: str | None) -> int | None:
     if value is None or not value.strip():
         return None
     if not value.strip().isdigit() or int(value) < 1:
-        from ryvem.errors import InvalidInput
-
         raise InvalidInput(
             f"RYVEM_NEO4J_POOL_SIZE must be a positive integer (connections per process), "
             f"got {value!r}"
