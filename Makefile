@@ -40,4 +40,4 @@ neo4j-stop:
 	@scripts/neo4j-local stop
 
 clean:
-	rm -rf $(VENV) .eval-cache .pytest_cache .mypy_cache .ruff_cache build *.egg-info src/*.egg-info
+	rm -rf $(VENV) .venv-lean .eval-cache .pytest_cache .mypy_cache .ruff_cache build *.egg-info src/*.egg-info

@@ -298,7 +298,6 @@ def run_strategy(
     """Run each component ``depth`` deep (at least ``limit``) and fuse them; ``graph``, when
     the strategy has it, runs last, from the fusion of the others."""
     from ryvem.domain.search import parse_search
-    from ryvem.embedding.index import to_blob
 
     depth = max(strategy.depth, request.limit) if len(strategy.components) > 1 else request.limit
     for name in strategy.components:
@@ -314,6 +313,10 @@ def run_strategy(
     def semantic() -> Sequence[SearchHit]:
         if embedder is None or not isinstance(repo, StoresVectors):
             raise InvalidInput("semantic search is unavailable here")
+        # Here, not at the top: without the semantic extra there is no numpy, and a lexical
+        # search must not need it (tests/integration/test_lean_install.py).
+        from ryvem.embedding.index import to_blob
+
         vector = to_blob(embedder.embed([request.text or ""])[0])
         found = repo.vector_search(embedder.name, vector, request.kinds, request.scope, depth)
         if strategy.short_tokens > 0:
