@@ -291,6 +291,21 @@ def test_search_finds_words_best_first_with_kind_scope_and_as_of_filters(cli: Cl
     assert cli.ok("search", "nothing-matches-this").out == ""
 
 
+def test_a_search_snippet_that_spans_lines_reads_as_one_line_of_words(cli: Cli) -> None:
+    """The table shows a snippet's line breaks and tabs as spaces, never as ``\\x0a``; a
+    control character in it is still shown escaped; --json keeps the snippet exact."""
+    cli.env["RYVEM_EMBEDDING"] = "off"
+    cli.env["COLUMNS"] = "200"
+    body = "Sessions live in signed\ncookies;\tnothing on the server \x1b[2J now."
+    cli.ok("put", "decision", "--title", "Session store", "--key", "s", "--body", body)
+    table = cli.ok("search", "signed cookies").out
+    assert "\\x0a" not in table and "\\x09" not in table
+    assert "**signed** **cookies**; nothing on the server" in table, table
+    assert "\\x1b[2J" in table and "\x1b" not in table
+    snippet = cli.json("search", "signed cookies")[0]["snippet"]
+    assert "**signed**\n**cookies**;\tnothing" in snippet
+
+
 def test_stats_counts_rows_edges_kinds_scopes_and_rels(cli: Cli) -> None:
     """`stats` reports current, superseded and retired rows, edges and per-group counts."""
     cli.ok("put", "decision", "--title", "v1", "--key", "d")

@@ -9,6 +9,7 @@ after its input has been validated, so a failing command writes nothing.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -39,6 +40,9 @@ from ryvem.domain.timeutil import format_us
 from ryvem.domain.validation import MAX_BODY_BYTES
 
 __all__ = ["get", "history", "link", "put", "retire", "search", "stats", "unlink"]
+
+# A line break or tab and the blanks around it: one space in a one-line table cell.
+_BREAKS = re.compile(r"[ \t]*[\r\n\t][ \t\r\n]*")
 
 RefArg = Annotated[
     str,
@@ -414,7 +418,9 @@ def search(
         for r in hits:
             h = r.hit
             score = f"{r.score:.4f}" if result.mode == "hybrid" else f"{r.score:.2f}"
-            table.add_row(score, h.kind, Text(safe(h.title)), h.id, Text(safe(h.snippet)))
+            # A snippet is a passage in one cell: its line breaks and tabs read as spaces.
+            snippet = _BREAKS.sub(" ", h.snippet)
+            table.add_row(score, h.kind, Text(safe(h.title)), h.id, Text(safe(snippet)))
         _console().print(table)
 
 
