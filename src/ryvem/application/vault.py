@@ -6,7 +6,10 @@ skipped, symlinked folders are not followed, symlinked files are read only when
 they point to a regular file inside the vault):
 
 * key = its path relative to DIR without ``.md``, with ``/`` separators;
-* title = the front matter's ``title``, else the first ``# `` heading, else the file name;
+* title = the front matter's ``title``, else the file name (its last path part without
+  ``.md``: a wiki vault names its pages by their files, and links resolve by them); with
+  ``title_from="heading"``, the front matter's ``title``, else the first ``# `` heading,
+  else the file name (:func:`parse_page` is the one place titles are derived);
 * body = the markdown without its front matter;
 * data = the front matter (YAML, ``yaml.safe_load``) as a JSON object; YAML values JSON has
   no form for become strings (dates and times in ISO 8601). Front matter that is not valid
@@ -53,6 +56,7 @@ from ryvem.safefile import OutsideRoot, TooLarge, read_inside
 __all__ = [
     "BATCH_SIZE",
     "MAX_PAGE_FILE_BYTES",
+    "TITLE_FROM",
     "ImportSummary",
     "Problem",
     "count_links",
@@ -62,6 +66,7 @@ __all__ = [
     "parse_page",
     "prepare_page",
     "scan",
+    "title_rule",
 ]
 
 BATCH_SIZE = 500
@@ -74,6 +79,10 @@ MAX_PAGE_FILE_BYTES = MAX_BODY_BYTES + MAX_DATA_BYTES
 holds at most 8 MiB and its front matter (data) 1 MiB."""
 # libyaml's safe loader when present (same rules as yaml.safe_load, about 10x faster).
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+TITLE_FROM = ("name", "heading")
+"""Where a page's title comes from when its front matter has none: ``name``, the file name
+(the default); ``heading``, the first ``# `` heading, else the file name."""
 
 Progress = Callable[[int, int], None]
 """Called with (files done, files in total) after each batch."""
@@ -272,8 +281,21 @@ def _first_heading(body: str) -> str | None:
     return None
 
 
-def parse_page(key: str, text: str) -> Page:
-    """Split a file's text into title, body and data (see the module docstring)."""
+def title_rule(title_from: object) -> str:
+    """``title_from`` checked: one of :data:`TITLE_FROM`, else InvalidInput."""
+    if not isinstance(title_from, str) or title_from not in TITLE_FROM:
+        raise InvalidInput(
+            f"title_from must be one of {', '.join(TITLE_FROM)}, got {title_from!r}"
+        )
+    return title_from
+
+
+def parse_page(key: str, text: str, title_from: str = "name") -> Page:
+    """Split a file's text into title, body and data (see the module docstring).
+
+    The title is the front matter's ``title``, else (``title_from="heading"``) the first
+    ``# `` heading, else the file name: the key's last part."""
+    title_from = title_rule(title_from)
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     data: dict[str, Any] = {}
     body = text
@@ -304,7 +326,8 @@ def parse_page(key: str, text: str) -> Page:
     if isinstance(title, bool | int | float):
         title = str(title)
     if not isinstance(title, str) or not title.strip():
-        title = _first_heading(body) or key.rsplit("/", 1)[-1]
+        heading = _first_heading(body) if title_from == "heading" else None
+        title = heading or key.rsplit("/", 1)[-1]
     title = one_line(title)[:MAX_TITLE_CHARS] or one_line(key) or "untitled"
     return Page(key=key, title=title, body=body, data=data, warning=warning)
 
@@ -322,10 +345,12 @@ def import_vault(
     batch_size: int = BATCH_SIZE,
     progress: Progress | None = None,
     valid_from: object = None,
+    title_from: str = "name",
 ) -> ImportSummary:
     """Import every markdown file below ``root`` (see the module docstring), each version
-    valid from ``valid_from`` (default now)."""
+    valid from ``valid_from`` (default now), titled by ``title_from`` (:data:`TITLE_FROM`)."""
     kind = validate_kind(kind)
+    title_from = title_rule(title_from)
     sc = service.scope(scope)
     since = service.valid_time(valid_from, "valid_from")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
@@ -353,7 +378,8 @@ def import_vault(
         nodes: list[NewNode] = []
         for key, path in chunk:
             seen.add(key)
-            node = prepare_page(service, summary, key, path, kind, sc, base, since)
+            node = prepare_page(service, summary, key, path, kind, sc, base, since,
+                                title_from=title_from)
             if node is not None:
                 nodes.append(node)
         for result in service.write_many(nodes):
@@ -386,6 +412,8 @@ def prepare_page(
     scope: str,
     root: Path | None = None,
     valid_from: int | None = None,
+    *,
+    title_from: str = "name",
 ) -> NewNode | None:
     """The write request for one file, or None (counted as skipped, the reason in
     ``summary.problems``) when it cannot be read, is not UTF-8 or is not a valid node."""
@@ -409,7 +437,8 @@ def prepare_page(
         summary.skipped += 1
         summary.problems.append(Problem(key + ".md", f"cannot read: {e.strerror or e}; skipped"))
         return None
-    return page_node(service, summary, key, text, kind=kind, scope=scope, valid_from=valid_from)
+    return page_node(service, summary, key, text, kind=kind, scope=scope, valid_from=valid_from,
+                     title_from=title_from)
 
 
 def page_node(
@@ -422,12 +451,13 @@ def page_node(
     scope: str | None = None,
     valid_from: object = None,
     data: dict[str, Any] | None = None,
+    title_from: str = "name",
 ) -> NewNode | None:
     """The validated write of one page (key = its path without ``.md``) from its markdown
     text, valid from ``valid_from`` (default now), or None when it cannot be imported (the
     reason is added to ``summary``). ``data`` is merged over the front matter (e.g. a
     ``{"git": {...}}`` entry: a nested mapping, so it makes no links)."""
-    page = parse_page(key, text)
+    page = parse_page(key, text, title_from)
     if page.warning is not None:
         summary.problems.append(Problem(key + ".md", page.warning))
     try:
@@ -451,6 +481,7 @@ def import_texts(
     data: dict[str, Any] | None = None,
     summary: ImportSummary | None = None,
     root: str = "",
+    title_from: str = "name",
 ) -> ImportSummary:
     """Write pages given as ``(key, markdown text)`` in one transaction, every version valid
     from ``valid_from`` (default now) — e.g. the pages one git commit touched, at the
@@ -459,6 +490,7 @@ def import_texts(
     (call ``count_links``). An unchanged page makes no version; a ``valid_from`` before a
     page's latest valid time raises InvalidInput and writes nothing."""
     kind = validate_kind(kind)
+    title_from = title_rule(title_from)
     sc = service.scope(scope)
     since = service.valid_time(valid_from, "valid_from")
     if summary is None:
@@ -467,7 +499,7 @@ def import_texts(
     nodes = [
         node for key, text in pages
         if (node := page_node(service, summary, key, text, kind=kind, scope=sc,
-                              valid_from=since, data=data)) is not None
+                              valid_from=since, data=data, title_from=title_from)) is not None
     ]
     for result in service.write_many(nodes):
         setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)

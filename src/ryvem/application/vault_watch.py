@@ -33,6 +33,7 @@ from ryvem.application.vault import (
     import_vault,
     prepare_page,
     scan,
+    title_rule,
 )
 from ryvem.application.vault_history import GIT_KEY
 from ryvem.domain.model import NodeVersion
@@ -123,8 +124,10 @@ class VaultSync:
         scope: str | None = None,
         kind: str = "page",
         retire_missing: bool = False,
+        title_from: str = "name",
     ) -> None:
         self.service = service
+        self.title_from = title_rule(title_from)
         self.root = Path(root).expanduser()
         self.kind = validate_kind(kind)
         self.scope = service.scope(scope)
@@ -138,7 +141,7 @@ class VaultSync:
         if initial_import:
             summary = import_vault(
                 self.service, self.root, scope=self.scope, kind=self.kind,
-                retire_missing=self.retire_missing,
+                retire_missing=self.retire_missing, title_from=self.title_from,
             )
         self.known = {key for key, _ in scan(self.root)}
         return summary
@@ -197,7 +200,7 @@ class VaultSync:
         nodes: list[NewNode] = []
         for key in present:
             node = prepare_page(self.service, tally, key, Path(self.root, key + ".md"),
-                                self.kind, self.scope, self.root)
+                                self.kind, self.scope, self.root, title_from=self.title_from)
             if node is not None:
                 nodes.append(node)
         applied.problems.extend(tally.problems)
