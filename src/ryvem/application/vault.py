@@ -5,7 +5,8 @@ beside them. For each file below DIR (dot-folders such as ``.git`` and ``.obsidi
 skipped, symlinked folders are not followed, symlinked files are read only when
 they point to a regular file inside the vault):
 
-* key = its path relative to DIR without ``.md``, with ``/`` separators;
+* key = its path relative to DIR without ``.md``, with ``/`` separators, in Unicode NFC
+  (:func:`page_key`: macOS writes file names decomposed, NFD; a key is typed composed);
 * title = the front matter's ``title``, else the file name (its last path part without
   ``.md``: a wiki vault names its pages by their files, and links resolve by them); with
   ``title_from="heading"``, the front matter's ``title``, else the first ``# `` heading,
@@ -34,6 +35,7 @@ import datetime as dt
 import math
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +64,7 @@ __all__ = [
     "count_links",
     "import_texts",
     "import_vault",
+    "page_key",
     "page_node",
     "parse_page",
     "prepare_page",
@@ -168,10 +171,23 @@ class Page:
 # --- reading -------------------------------------------------------------------------------
 
 
+def page_key(rel: str) -> str:
+    """A page's key from its path relative to the vault (``/`` separators, ``.md`` removed):
+    the path in Unicode NFC, so a name macOS wrote decomposed (NFD) is the key one types."""
+    return unicodedata.normalize("NFC", rel)
+
+
 def scan(
-    root: Path, problems: list[Problem] | None = None, unread: list[str] | None = None
+    root: Path,
+    problems: list[Problem] | None = None,
+    unread: list[str] | None = None,
+    duplicates: list[str] | None = None,
 ) -> Iterator[tuple[str, Path]]:
     """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped.
+
+    A key is the path in NFC (:func:`page_key`); a second file with the same key (its name in
+    another Unicode form) is reported in ``problems``, its path added to ``duplicates``, and
+    not yielded.
 
     Symlinked folders are never entered; each one is reported in ``problems`` (when given).
     A symlinked file is yielded like any other: :func:`_read` decides whether it may be read.
@@ -183,7 +199,7 @@ def scan(
         rel = os.path.relpath(e.filename, root) if e.filename else "."
         if rel == ".":
             raise e
-        prefix = rel.replace(os.sep, "/") + "/"
+        prefix = page_key(rel.replace(os.sep, "/") + "/")
         if problems is not None:
             problems.append(Problem(
                 prefix, f"cannot read folder: {e.strerror or e}; its pages are skipped"
@@ -191,6 +207,7 @@ def scan(
         if unread is not None:
             unread.append(prefix)
 
+    first: dict[str, str] = {}  # key -> the path (as named on disk) that has it
     for folder, dirs, files in os.walk(root, onerror=cannot_list, followlinks=False):
         rel = os.path.relpath(folder, root)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
@@ -206,7 +223,18 @@ def scan(
         dirs[:] = kept
         for name in sorted(files):
             if name.endswith(".md") and len(name) > 3:
-                yield prefix + name[:-3], Path(folder, name)
+                key = page_key(prefix + name[:-3])
+                if key in first:
+                    if problems is not None:
+                        problems.append(Problem(prefix + name, (
+                            f"has the name of {first[key]} in another Unicode form "
+                            f"(both are page {key}); skipped"
+                        )))
+                    if duplicates is not None:
+                        duplicates.append(prefix + name)
+                    continue
+                first[key] = prefix + name
+                yield key, Path(folder, name)
 
 
 def _read(path: Path, root: Path | None = None) -> str:
@@ -362,11 +390,15 @@ def import_vault(
         raise InvalidInput(f"not a directory: {root}")
     walk_problems: list[Problem] = []
     unread: list[str] = []
+    duplicates: list[str] = []
     try:
-        files = list(scan(base, walk_problems, unread))
+        files = list(scan(base, walk_problems, unread, duplicates))
     except OSError as e:
         raise InvalidInput(f"cannot read {root}: {e.strerror or e}") from None
-    summary = ImportSummary(root=str(base), scope=sc, kind=kind, files=len(files))
+    summary = ImportSummary(
+        root=str(base), scope=sc, kind=kind, files=len(files) + len(duplicates),
+        skipped=len(duplicates),
+    )
     summary.problems.extend(walk_problems)
     seen: set[str] = set()
     written: list[NodeVersion] = []

@@ -34,6 +34,7 @@ from ryvem.application.vault import (
     ImportSummary,
     Problem,
     count_links,
+    page_key,
     parse_page,
     prepare_page,
     scan,
@@ -70,7 +71,7 @@ def _page_key(path: str | None) -> str | None:
         return None
     if any(part.startswith(".") for part in path.split("/")):
         return None
-    return path[:-3]
+    return page_key(path[:-3])
 
 
 @dataclass
@@ -310,13 +311,15 @@ def _import_working_tree(
     title_from: str,
 ) -> None:
     """Pages whose file differs from HEAD are written now; gone ones retire if asked."""
-    head = folder.head_blobs()
+    head = {page_key(path): blob for path, blob in folder.head_blobs().items()}
     unread: list[str] = []
+    duplicates: list[str] = []
     try:
-        files = list(scan(base, summary.problems, unread))
+        files = list(scan(base, summary.problems, unread, duplicates))
     except OSError as e:
         raise InvalidInput(f"cannot read {base}: {e.strerror or e}") from None
-    summary.files = len(files)
+    summary.files = len(files) + len(duplicates)
+    summary.skipped += len(duplicates)
     changed: list[tuple[str, Path]] = []
     for key, path in files:
         blob = head.get(key + ".md")

@@ -31,6 +31,7 @@ from ryvem.application.vault import (
     ImportSummary,
     Problem,
     import_vault,
+    page_key,
     prepare_page,
     scan,
     title_rule,
@@ -148,7 +149,9 @@ class VaultSync:
 
     # --- one batch ---------------------------------------------------------------------------
     def _key_of(self, path: str) -> tuple[str, bool] | None:
-        """(key or folder prefix, is a page) of a changed path inside the vault, else None."""
+        """(path relative to the vault, ``.md`` removed from a page's, and is a page) of a
+        changed path inside the vault, else None. The path is as named on disk: its key is
+        :func:`page_key` of it."""
         try:
             rel = os.path.relpath(os.path.abspath(path), self._real)
         except ValueError:
@@ -161,22 +164,26 @@ class VaultSync:
             return rel[:-3], True
         return rel, False
 
-    def _candidates(self, paths: Iterable[str]) -> set[str]:
-        """The keys a batch of changed paths may concern (folders stand for their pages)."""
-        keys: set[str] = set()
+    def _candidates(self, paths: Iterable[str]) -> dict[str, Path]:
+        """The keys a batch of changed paths may concern (folders stand for their pages),
+        each with the file it would be read from."""
+        keys: dict[str, Path] = {}
         for path in paths:
             found = self._key_of(path)
             if found is None:
                 continue
             name, is_page = found
             if is_page:
-                keys.add(name)
+                keys.setdefault(page_key(name), Path(self.root, name + ".md"))
                 continue
             full = Path(self.root, name)
             if full.is_dir() and not full.is_symlink():
-                keys.update(name + "/" + key for key, _ in scan(full))
-            prefix = name + "/"
-            keys.update(k for k in self.known if k.startswith(prefix))
+                for key, file in scan(full):
+                    keys.setdefault(page_key(name + "/" + key), file)
+            prefix = page_key(name + "/")
+            for k in self.known:
+                if k.startswith(prefix):
+                    keys.setdefault(k, Path(self.root, k + ".md"))
         return keys
 
     def _current(self, key: str) -> NodeVersion | None:
@@ -193,13 +200,14 @@ class VaultSync:
         applied = Applied()
         present: list[str] = []
         gone: list[str] = []
-        for key in sorted(self._candidates(paths)):
-            path = Path(self.root, key + ".md")
+        files = self._candidates(paths)
+        for key in sorted(files):
+            path = files[key]
             (present if path.is_file() or path.is_symlink() else gone).append(key)
         tally = ImportSummary(root=str(self.root), scope=self.scope, kind=self.kind)
         nodes: list[NewNode] = []
         for key in present:
-            node = prepare_page(self.service, tally, key, Path(self.root, key + ".md"),
+            node = prepare_page(self.service, tally, key, files[key],
                                 self.kind, self.scope, self.root, title_from=self.title_from)
             if node is not None:
                 nodes.append(node)

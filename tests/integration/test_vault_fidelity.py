@@ -1,0 +1,120 @@
+"""Outside-in review of vault import fidelity: what a person keeping notes in Obsidian or
+SilverBullet finds in the store after ``ryvem graph import``, run as the real console script
+on small vaults built in tmp_path."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from clirun import Cli
+
+NFC = unicodedata.normalize("NFC", "Café")
+NFD = unicodedata.normalize("NFD", "Café")
+assert NFC != NFD
+
+
+def cli(tmp_path: Path) -> Cli:
+    c = Cli(tmp_path, tmp_path / "data")
+    c.env["RYVEM_EMBEDDING"] = "off"
+    return c
+
+
+def test_a_page_whose_file_name_macos_decomposed_is_found_by_its_typed_name(
+    tmp_path: Path,
+) -> None:
+    """macOS writes file names in NFD; the key is NFC, as typed, so `get page/Café` finds it."""
+    vault = tmp_path / "vault"
+    (vault / f"{NFD} notes").mkdir(parents=True)
+    (vault / f"{NFD}.md").write_text("decomposed [[home]]\n", encoding="utf-8")
+    (vault / f"{NFD} notes" / "menu.md").write_text("in a decomposed folder\n", "utf-8")
+    (vault / "home.md").write_text(f"[[{NFC}]] [[{NFC} notes/menu]]\n", encoding="utf-8")
+    c = cli(tmp_path)
+    c.ok("import", str(vault), "--scope", "global")
+    page = c.json("get", f"page/{NFC}")
+    assert (page["key"], page["title"]) == (NFC, NFC)
+    assert c.json("get", f"page/{NFC} notes/menu")["key"] == f"{NFC} notes/menu"
+    assert c.ok("links", "page/home").lines == [f"page/{NFC}", f"page/{NFC} notes/menu"]
+    again = c.json("import", str(vault), "--scope", "global", "--retire-missing")
+    assert (again["unchanged"], again["created"], again["retired"]) == (3, 0, 0)
+
+
+def test_one_name_in_both_unicode_forms_is_one_page_and_the_other_file_a_warning(
+    tmp_path: Path,
+) -> None:
+    """Two files whose names differ only in Unicode form (possible on Linux) would be one key:
+    the first in path order imports, the other is skipped with a warning."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / f"{NFC}.md").write_text("composed\n", encoding="utf-8")
+    (vault / f"{NFD}.md").write_text("decomposed\n", encoding="utf-8")
+    c = cli(tmp_path)
+    r = c("import", str(vault), "--scope", "global", "--json")
+    assert r.code == 0, r.err
+    assert r.json()["created"] == 1 and r.json()["skipped"] == 1
+    assert "another Unicode form" in r.err and r.err.count("\n") == 1
+    assert len(c.json("history", f"page/{NFC}")) == 1
+
+
+def test_git_history_keys_a_decomposed_file_name_as_typed_and_does_not_reimport_it(
+    tmp_path: Path,
+) -> None:
+    from gitrepo import GIT, Repo
+
+    if GIT is None:
+        from conftest import unavailable
+
+        unavailable("no git binary")
+    r = Repo(tmp_path / "vault")
+    r.write(f"{NFD}.md", "decomposed [[home]]\n")
+    r.write("home.md", f"[[{NFC}]]\n")
+    r.commit("one", "2024-01-10T09:00:00Z")
+    c = cli(tmp_path)
+    first = c.json("import", str(r.root), "--git-history", "--scope", "global")
+    assert first["git"]["working_tree"] == 0  # the committed file is not "changed"
+    page = c.json("get", f"page/{NFC}")
+    assert page["key"] == NFC and page["data"]["git"]["message"] == "one"
+    assert c.ok("links", "page/home").lines == [f"page/{NFC}"]
+    r.write(f"{NFD}.md", "decomposed, edited [[home]]\n")
+    r.commit("two", "2024-01-11T09:00:00Z")
+    c.ok("import", str(r.root), "--git-history", "--scope", "global", "--retire-missing")
+    chain = c.json("history", f"page/{NFC}")
+    assert [v["data"]["git"]["message"] for v in chain] == ["one", "two"]
+    assert chain[-1]["valid_to"] is None
+
+
+def test_a_decomposed_file_name_saved_while_watching_is_its_typed_key_and_stays_current(
+    tmp_path: Path,
+) -> None:
+    """--watch: a file saved under an NFD name writes page Café (NFC); saving it again writes
+    nothing; deleting it retires that page (with --retire-missing)."""
+    from test_import_watch import Watcher, current, poll
+
+    from ryvem.adapters.sqlite import SqliteRepository
+    from ryvem.application.service import Service
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / f"{NFD}.md").write_text("first\n", encoding="utf-8")
+    db = tmp_path / "data" / "ryvem.db"
+    w = Watcher(vault, db, "--retire-missing")
+    try:
+        w.wait_err("watching ")
+        repo = SqliteRepository.open(db)
+        try:
+            svc = Service(repo)
+            assert svc.get(f"page/{NFC}").body == "first\n"
+            (vault / f"{NFD}.md").write_text("second\n", encoding="utf-8")
+            poll(lambda: svc.get(f"page/{NFC}").body == "second\n", timeout=10)
+            (vault / f"{NFD}.md").unlink()
+            poll(lambda: current(svc, f"page/{NFC}") is None, timeout=10)
+            assert [v.body for v in svc.history(f"page/{NFC}")] == ["first\n", "second\n"]
+        finally:
+            repo.close()
+        code, out = w.stop()
+        assert code == 0
+        assert [line for line in out if line.startswith(("wrote", "retired"))] == [
+            f"wrote page/{NFC}", f"retired page/{NFC}",
+        ], out
+    finally:
+        w.kill()
