@@ -118,3 +118,26 @@ def test_a_decomposed_file_name_saved_while_watching_is_its_typed_key_and_stays_
         ], out
     finally:
         w.kill()
+
+
+def test_relative_wiki_links_obsidian_writes_resolve_from_the_linking_page(
+    tmp_path: Path,
+) -> None:
+    """Obsidian's "relative path to file" link format writes [[../b/Note]] and [[./Sibling]]:
+    they resolve from the linking page's folder (in the body and the front matter), as the
+    markdown links [x](../b/Note.md) do; one climbing above the vault links nowhere."""
+    vault = tmp_path / "vault"
+    for rel, text in {
+        "a/Page.md": "---\nup: '[[../Index]]'\n---\n"
+                     "[[../b/Note|the note]] [[./Sibling#part]] [[../../outside]]\n",
+        "a/Sibling.md": "x\n",
+        "b/Note.md": "y\n",
+        "c/Note.md": "z\n",
+        "Index.md": "i\n",
+    }.items():
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        (vault / rel).write_text(text, encoding="utf-8")
+    c = cli(tmp_path)
+    c.ok("import", str(vault), "--scope", "global")
+    assert c.ok("links", "page/a/Page").lines == ["page/Index", "page/a/Sibling", "page/b/Note"]
+    assert c.ok("links", "page/a/Page", "--unresolved").out == ""
