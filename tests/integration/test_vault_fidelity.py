@@ -141,3 +141,34 @@ def test_relative_wiki_links_obsidian_writes_resolve_from_the_linking_page(
     c.ok("import", str(vault), "--scope", "global")
     assert c.ok("links", "page/a/Page").lines == ["page/Index", "page/a/Sibling", "page/b/Note"]
     assert c.ok("links", "page/a/Page", "--unresolved").out == ""
+
+
+def test_a_vault_reached_through_a_symlink_is_watched_like_any_other(tmp_path: Path) -> None:
+    """~/notes -> ~/Dropbox/notes: --watch on the link applies saves (it wrote nothing)."""
+    from test_import_watch import Watcher, current, poll
+
+    from ryvem.adapters.sqlite import SqliteRepository
+    from ryvem.application.service import Service
+
+    real = tmp_path / "Dropbox" / "notes"
+    real.mkdir(parents=True)
+    (real / "home.md").write_text("home\n", encoding="utf-8")
+    link = tmp_path / "notes"
+    link.symlink_to(real)
+    db = tmp_path / "data" / "ryvem.db"
+    w = Watcher(link, db, "--retire-missing")
+    try:
+        w.wait_err("watching ")
+        repo = SqliteRepository.open(db)
+        try:
+            svc = Service(repo)
+            (real / "idea.md").write_text("an idea\n", encoding="utf-8")
+            poll(lambda: current(svc, "page/idea"), timeout=10)
+            (real / "home.md").unlink()
+            poll(lambda: current(svc, "page/home") is None, timeout=10)
+        finally:
+            repo.close()
+        code, _ = w.stop()
+        assert code == 0
+    finally:
+        w.kill()

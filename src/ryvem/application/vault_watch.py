@@ -134,7 +134,9 @@ class VaultSync:
         self.scope = service.scope(scope)
         self.retire_missing = retire_missing
         self.known: set[str] = set()  # the keys of the vault's files, as last seen
-        self._real = self.root.resolve()  # watchers report resolved paths
+        # Watchers report paths below the root as given (a symlinked vault, ~/notes ->
+        # ~/Dropbox/notes) or resolved: both are the vault.
+        self._bases = _bases(self.root)
 
     def start(self, *, initial_import: bool = True) -> ImportSummary | None:
         """Import the whole vault once (unless told not to) and remember its files."""
@@ -152,9 +154,8 @@ class VaultSync:
         """(path relative to the vault, ``.md`` removed from a page's, and is a page) of a
         changed path inside the vault, else None. The path is as named on disk: its key is
         :func:`page_key` of it."""
-        try:
-            rel = os.path.relpath(os.path.abspath(path), self._real)
-        except ValueError:
+        rel = _inside(path, self._bases)
+        if rel is None:
             return None
         parts = rel.split(os.sep)
         if rel == "." or parts[0] == ".." or any(p.startswith(".") for p in parts):
@@ -257,13 +258,33 @@ def _content(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != GIT_KEY}
 
 
+def _bases(root: Path) -> tuple[str, ...]:
+    """The vault's folder as given (absolute) and resolved (the same when no symlink)."""
+    return tuple(dict.fromkeys((os.path.abspath(root), str(root.resolve()))))
+
+
+def _inside(path: str, bases: tuple[str, ...]) -> str | None:
+    """``path`` relative to the first of ``bases`` it lies in (``.`` for a base), else None."""
+    full = os.path.abspath(path)
+    for base in bases:
+        try:
+            rel = os.path.relpath(full, base)
+        except ValueError:
+            continue
+        if rel != ".." and not rel.startswith(".." + os.sep):
+            return rel
+    return None
+
+
 def _outside_dot_folders(root: Path) -> Callable[[Any, str], bool]:
     """A watchfiles filter: every path in the vault except those inside dot-folders."""
-    base = str(root.resolve())
+    bases = _bases(root)
 
     def keep(_change: Any, path: str) -> bool:
-        rel = os.path.relpath(path, base)
-        return not any(p.startswith(".") and p != ".." for p in rel.split(os.sep)[:-1])
+        rel = _inside(path, bases)
+        if rel is None:
+            return False
+        return not any(p.startswith(".") for p in rel.split(os.sep)[:-1])
 
     return keep
 
