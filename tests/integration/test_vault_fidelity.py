@@ -172,3 +172,20 @@ def test_a_vault_reached_through_a_symlink_is_watched_like_any_other(tmp_path: P
         assert code == 0
     finally:
         w.kill()
+
+
+def test_dot_files_are_skipped_like_dot_folders_by_every_import(tmp_path: Path) -> None:
+    """macOS's AppleDouble `._page.md` (binary, on exFAT or SMB), Emacs's `.#page.md` lock
+    symlink and a hidden `.draft.md` are not pages: the plain import read them (warnings, or
+    a page --git-history and --watch never saw)."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "page.md").write_text("shown\n", encoding="utf-8")
+    (vault / "._page.md").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        \xff\xfe")
+    (vault / ".#page.md").symlink_to("ada@host.12345:1700000000")
+    (vault / ".draft.md").write_text("hidden\n", encoding="utf-8")
+    c = cli(tmp_path)
+    r = c("import", str(vault), "--scope", "global", "--json")
+    assert r.code == 0 and r.err == "", r.err
+    assert (r.json()["files"], r.json()["created"], r.json()["skipped"]) == (1, 1, 0)
+    assert c.ok("search", "hidden", "--all-scopes", "--mode", "lexical").out.strip() in ("", "[]")

@@ -1,9 +1,9 @@
 """Importing a markdown vault: every ``*.md`` file below a folder becomes a page node.
 
 The vault is only read, never written: files are opened read-only and nothing is created
-beside them. For each file below DIR (dot-folders such as ``.git`` and ``.obsidian`` are
-skipped, symlinked folders are not followed, symlinked files are read only when
-they point to a regular file inside the vault):
+beside them. For each file below DIR (dot-folders such as ``.git`` and ``.obsidian`` and
+dot-files such as ``._x.md`` are skipped, symlinked folders are not followed, symlinked
+files are read only when they point to a regular file inside the vault):
 
 * key = its path relative to DIR without ``.md``, with ``/`` separators, in Unicode NFC
   (:func:`page_key`: macOS writes file names decomposed, NFD; a key is typed composed);
@@ -183,7 +183,8 @@ def scan(
     unread: list[str] | None = None,
     duplicates: list[str] | None = None,
 ) -> Iterator[tuple[str, Path]]:
-    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped.
+    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders and
+    dot-files skipped.
 
     A key is the path in NFC (:func:`page_key`); a second file with the same key (its name in
     another Unicode form) is reported in ``problems``, its path added to ``duplicates``, and
@@ -222,7 +223,9 @@ def scan(
             kept.append(d)
         dirs[:] = kept
         for name in sorted(files):
-            if name.endswith(".md") and len(name) > 3:
+            # Dot-files are no pages, as dot-folders: macOS's AppleDouble ``._x.md``, Emacs's
+            # ``.#x.md`` lock links, hidden drafts (git history and watch skip them too).
+            if name.endswith(".md") and len(name) > 3 and not name.startswith("."):
                 key = page_key(prefix + name[:-3])
                 if key in first:
                     if problems is not None:
