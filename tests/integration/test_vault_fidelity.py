@@ -189,3 +189,21 @@ def test_dot_files_are_skipped_like_dot_folders_by_every_import(tmp_path: Path) 
     assert r.code == 0 and r.err == "", r.err
     assert (r.json()["files"], r.json()["created"], r.json()["skipped"]) == (1, 1, 0)
     assert c.ok("search", "hidden", "--all-scopes", "--mode", "lexical").out.strip() in ("", "[]")
+
+
+def test_a_front_matter_title_yaml_reads_as_a_boolean_or_number_keeps_its_text(
+    tmp_path: Path,
+) -> None:
+    """YAML 1.1 reads `title: On` as true and `title: 0755` as 493: the title is the text as
+    written (the data keeps YAML's value)."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    written = {"on": "On", "no": "no", "octal": "0755", "float": "1e3", "under": "1_000",
+               "quoted": "'Yes'", "plain": "42"}
+    for name, title in written.items():
+        (vault / f"{name}.md").write_text(f"---\ntitle: {title}\n---\nbody\n", "utf-8")
+    c = cli(tmp_path)
+    c.ok("import", str(vault), "--scope", "global")
+    got = {name: c.json("get", f"page/{name}")["title"] for name in written}
+    assert got == {**written, "quoted": "Yes"}
+    assert c.json("get", "page/on")["data"] == {"title": True}

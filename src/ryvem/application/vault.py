@@ -294,6 +294,22 @@ def _key(k: Any) -> str:
     return str(k)
 
 
+def _scalar_text(front_matter: str, name: str) -> str | None:
+    """The text of a top-level scalar as written (``On``, ``0755``), not as YAML 1.1 reads it
+    (true, 493): a title is text."""
+    try:
+        node = yaml.compose(front_matter, Loader=_SafeLoader)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    found = None
+    for key, value in node.value:  # the last one, as the loader keeps the last
+        if isinstance(key, yaml.ScalarNode) and key.value == name:
+            found = value.value if isinstance(value, yaml.ScalarNode) else None
+    return found
+
+
 def _first_heading(body: str) -> str | None:
     fence: str | None = None
     for line in body.split("\n"):
@@ -355,7 +371,8 @@ def parse_page(key: str, text: str, title_from: str = "name") -> Page:
             warning = "front matter is too large or too deeply nested; kept as body text"
     title = data.get("title")
     if isinstance(title, bool | int | float):
-        title = str(title)
+        title = _scalar_text(split[0], "title") if split is not None else None
+        title = title if title is not None else str(data["title"])
     if not isinstance(title, str) or not title.strip():
         heading = _first_heading(body) if title_from == "heading" else None
         title = heading or key.rsplit("/", 1)[-1]
