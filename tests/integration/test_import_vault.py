@@ -62,7 +62,7 @@ def test_the_fixture_vault_imports_every_page_once(service: Service) -> None:
 
 
 def test_title_body_and_data_follow_the_documented_rules(service: Service) -> None:
-    """Title from front matter, else first # heading, else file name; data is JSON."""
+    """Title from front matter, else the file name (headings are sections); data is JSON."""
     import_vault(service, VAULT)
     home = service.get("page/Home")
     assert home.title == "Home Page"
@@ -71,7 +71,7 @@ def test_title_body_and_data_follow_the_documented_rules(service: Service) -> No
         "title": "Home Page", "tags": ["start", "index"], "created": "2024-05-01",
         "reviewed": "2024-05-01T10:20:30+00:00",
     }
-    assert service.get("Alpha").title == "Alpha Heading"
+    assert service.get("Alpha").title == "Alpha"  # its "# Alpha Heading" is a section
     assert service.get("notes/deep/Gamma").title == "Gamma"
     assert service.get("Café").title == "Café"
     broken = service.get("broken-front-matter")
@@ -212,15 +212,15 @@ def test_a_bad_kind_or_scope_writes_nothing(
 @pytest.mark.parametrize(
     ("text", "title", "body", "data"),
     [
-        ("\ufeff# Title\r\nline\r\n", "Title", "# Title\nline\n", {}),
+        ("\ufeff# Title\r\nline\r\n", "f", "# Title\nline\n", {}),
         ("---\ntitle: 42\n---\nx", "42", "x", {"title": 42}),
-        ("---\n---\n# H\n", "H", "# H\n", {}),
+        ("---\n---\n# H\n", "f", "# H\n", {}),
         ("---\nwhen: 2024-01-02 03:04:05\nat: 12:30\n...\nx", "f", "x",
          {"when": "2024-01-02T03:04:05", "at": 750}),
         ("---\n2024-01-02: dated key\nnan: .nan\n---\n", "f", "", {"2024-01-02": "dated key",
                                                                     "nan": "nan"}),
         ("---\nno closing line\n", "f", "---\nno closing line\n", {}),
-        ("```\n# not a heading\n```\n# Real\n", "Real", "```\n# not a heading\n```\n# Real\n", {}),
+        ("```\n# not a heading\n```\n# Real\n", "f", "```\n# not a heading\n```\n# Real\n", {}),
     ],
 )
 def test_front_matter_and_titles_parse_as_documented(
@@ -229,6 +229,35 @@ def test_front_matter_and_titles_parse_as_documented(
     """BOM and CRLF, numeric titles, empty and unclosed front matter, YAML dates and floats."""
     page = parse_page("f", text)
     assert (page.title, page.body, page.data) == (title, body, data)
+
+
+@pytest.mark.parametrize(
+    ("text", "by_name", "by_heading"),
+    [
+        ("# Context\nWe need x.\n", "0001 Use Lua", "Context"),
+        ("---\ntitle: Given\n---\n# Context\n", "Given", "Given"),
+        ("---\ntitle: '  '\n---\n# Context\n", "0001 Use Lua", "Context"),
+        ("```\n# not a heading\n```\nno heading\n", "0001 Use Lua", "0001 Use Lua"),
+        ("\ufeff# Title\r\nline\r\n", "0001 Use Lua", "Title"),
+        ("## Second level only\n", "0001 Use Lua", "0001 Use Lua"),
+    ],
+)
+def test_a_page_is_titled_by_its_file_name_unless_the_heading_rule_is_asked_for(
+    text: str, by_name: str, by_heading: str
+) -> None:
+    """Front matter title first; then the file name (default) or the first # heading."""
+    assert parse_page("ADR/0001 Use Lua", text).title == by_name
+    assert parse_page("ADR/0001 Use Lua", text, "name").title == by_name
+    assert parse_page("ADR/0001 Use Lua", text, "heading").title == by_heading
+
+
+@pytest.mark.parametrize("rule", ["Heading", "file", "", None, 1])
+def test_an_unknown_title_rule_is_refused_before_anything_is_written(
+    service: Service, rule: object
+) -> None:
+    with pytest.raises(InvalidInput, match="title_from must be one of name, heading"):
+        import_vault(service, VAULT, title_from=rule)  # type: ignore[arg-type]
+    assert service.stats().current_rows == 0
 
 
 def test_the_summary_counts_links_as_the_store_holds_them(

@@ -263,5 +263,5 @@ def test_a_huge_page_file_in_a_vault_is_reported_and_skipped_unread_not_read_who
     assert p.returncode == 0, err
     assert "huge.md" in err and "over 9437184 bytes" in err and "skipped" in err
     assert "internal error" not in err
-    assert [h["title"] for h in c.json("search", "--all-scopes")] == ["Small"]
+    assert [h["title"] for h in c.json("search", "--all-scopes")] == ["small"]
     assert os.path.getsize(vault / "huge.md") == 3 << 30

@@ -185,10 +185,10 @@ def test_a_committed_page_over_9_mib_is_reported_and_skipped_without_being_read(
     [problem] = [p for p in summary.problems if p.path == "big.md"]
     assert f"over {limit} bytes" in problem.message and first[:12] in problem.message
     assert [v.body for v in service.history("page/big")] == ["# Big\n\nNow small.\n"]
-    assert service.get("page/small").title == "Small"
+    assert service.get("page/small").title == "small"
 
     r.write("small.md", "# Small\n\n" + "y" * limit)  # uncommitted, over the limit
     again = import_history(service, r.root)
     [problem] = [p for p in again.problems if p.path == "small.md"]
     assert f"over {limit} bytes" in problem.message and again.skipped == 1
-    assert [v.title for v in service.history("page/small")] == ["Small"]
+    assert [v.title for v in service.history("page/small")] == ["small"]

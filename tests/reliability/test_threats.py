@@ -272,7 +272,7 @@ def test_a_hostile_vault_prints_escaped_warnings_and_one_line_titles(
     vault.mkdir()
     (vault / f"name{OSC52}.md").write_text("# x\n")
     (vault / "heading.md").write_text(f"# Head{OSC52}ing \u202eevil\n\nbody {CSI}\n")
-    r = cli.ok("import", str(vault), "--scope", "global")
+    r = cli.ok("import", str(vault), "--scope", "global", "--title-from", "heading")
     assert_inert(r.out + r.err)
     assert "warning: name\\x1b]52;" in r.err
     assert cli.json("get", "page/heading")["title"] == "Head ]52;c;cm0gLXJmIH4= ing evil"
@@ -305,7 +305,7 @@ def test_import_skips_symlinks_that_leave_the_vault_with_a_warning(
         assert f"warning: {name}: is a symlink to a file outside the vault; skipped" in warned
     assert "warning: linked-dir: is a symlinked folder; not followed" in warned
     keys = sorted(h["title"] for h in cli.json("search", "--scope", "global", "--limit", "1000"))
-    assert keys == ["Home", "Home"]  # home and alias (a link inside the vault)
+    assert keys == ["alias", "home"]  # home and alias (a link inside the vault), by file name
     # No stored word came from outside (lexical: hybrid would add pages near in meaning).
     assert cli.json("search", "hunter2", "--all-scopes", "--mode", "lexical") == []
     assert cli.json("search", "root", "--all-scopes", "--mode", "lexical") == []

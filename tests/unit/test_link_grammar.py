@@ -357,3 +357,21 @@ def test_an_unknown_direction_is_invalid_input() -> None:
     assert [parse_direction(d) for d in ("out", "in", "both")] == ["out", "in", "both"]
     with pytest.raises(InvalidInput, match="unknown direction"):
         parse_direction("sideways")
+
+
+@pytest.mark.parametrize(
+    ("body", "data", "expected"),
+    [
+        ("[[../b/Note|n]]", None, [("docs/b/note", None)]),
+        ("[[./Sibling#part]]", None, [("docs/a/sibling", "#part")]),
+        ("[[../../top]]", None, [("top", None)]),
+        ("[[../../../outside]]", None, []),
+        ("", {"up": "[[../Index]]"}, [("docs/index", None)]),
+        ("[[b/../c]]", None, [("b/../c", None)]),  # not relative: a name as written
+    ],
+)
+def test_relative_wikilinks_are_taken_from_the_linking_pages_folder(
+    body: str, data: dict[str, str] | None, expected: list[tuple[str, str | None]]
+) -> None:
+    links = extract_links(body, "docs/a/page", data)
+    assert [(link.target, link.anchor) for link in links] == expected

@@ -1,12 +1,16 @@
 """Importing a markdown vault: every ``*.md`` file below a folder becomes a page node.
 
 The vault is only read, never written: files are opened read-only and nothing is created
-beside them. For each file below DIR (dot-folders such as ``.git`` and ``.obsidian`` are
-skipped, symlinked folders are not followed, symlinked files are read only when
-they point to a regular file inside the vault):
+beside them. For each file below DIR (dot-folders such as ``.git`` and ``.obsidian`` and
+dot-files such as ``._x.md`` are skipped, symlinked folders are not followed, symlinked
+files are read only when they point to a regular file inside the vault):
 
-* key = its path relative to DIR without ``.md``, with ``/`` separators;
-* title = the front matter's ``title``, else the first ``# `` heading, else the file name;
+* key = its path relative to DIR without ``.md``, with ``/`` separators, in Unicode NFC
+  (:func:`page_key`: macOS writes file names decomposed, NFD; a key is typed composed);
+* title = the front matter's ``title``, else the file name (its last path part without
+  ``.md``: a wiki vault names its pages by their files, and links resolve by them); with
+  ``title_from="heading"``, the front matter's ``title``, else the first ``# `` heading,
+  else the file name (:func:`parse_page` is the one place titles are derived);
 * body = the markdown without its front matter;
 * data = the front matter (YAML, ``yaml.safe_load``) as a JSON object; YAML values JSON has
   no form for become strings (dates and times in ISO 8601). Front matter that is not valid
@@ -31,6 +35,7 @@ import datetime as dt
 import math
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,15 +58,18 @@ from ryvem.safefile import OutsideRoot, TooLarge, read_inside
 __all__ = [
     "BATCH_SIZE",
     "MAX_PAGE_FILE_BYTES",
+    "TITLE_FROM",
     "ImportSummary",
     "Problem",
     "count_links",
     "import_texts",
     "import_vault",
+    "page_key",
     "page_node",
     "parse_page",
     "prepare_page",
     "scan",
+    "title_rule",
 ]
 
 BATCH_SIZE = 500
@@ -74,6 +82,10 @@ MAX_PAGE_FILE_BYTES = MAX_BODY_BYTES + MAX_DATA_BYTES
 holds at most 8 MiB and its front matter (data) 1 MiB."""
 # libyaml's safe loader when present (same rules as yaml.safe_load, about 10x faster).
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+TITLE_FROM = ("name", "heading")
+"""Where a page's title comes from when its front matter has none: ``name``, the file name
+(the default); ``heading``, the first ``# `` heading, else the file name."""
 
 Progress = Callable[[int, int], None]
 """Called with (files done, files in total) after each batch."""
@@ -159,10 +171,24 @@ class Page:
 # --- reading -------------------------------------------------------------------------------
 
 
+def page_key(rel: str) -> str:
+    """A page's key from its path relative to the vault (``/`` separators, ``.md`` removed):
+    the path in Unicode NFC, so a name macOS wrote decomposed (NFD) is the key one types."""
+    return unicodedata.normalize("NFC", rel)
+
+
 def scan(
-    root: Path, problems: list[Problem] | None = None, unread: list[str] | None = None
+    root: Path,
+    problems: list[Problem] | None = None,
+    unread: list[str] | None = None,
+    duplicates: list[str] | None = None,
 ) -> Iterator[tuple[str, Path]]:
-    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders skipped.
+    """(key, path) of every ``*.md`` file below root, in a stable order; dot-folders and
+    dot-files skipped.
+
+    A key is the path in NFC (:func:`page_key`); a second file with the same key (its name in
+    another Unicode form) is reported in ``problems``, its path added to ``duplicates``, and
+    not yielded.
 
     Symlinked folders are never entered; each one is reported in ``problems`` (when given).
     A symlinked file is yielded like any other: :func:`_read` decides whether it may be read.
@@ -174,7 +200,7 @@ def scan(
         rel = os.path.relpath(e.filename, root) if e.filename else "."
         if rel == ".":
             raise e
-        prefix = rel.replace(os.sep, "/") + "/"
+        prefix = page_key(rel.replace(os.sep, "/") + "/")
         if problems is not None:
             problems.append(Problem(
                 prefix, f"cannot read folder: {e.strerror or e}; its pages are skipped"
@@ -182,6 +208,7 @@ def scan(
         if unread is not None:
             unread.append(prefix)
 
+    first: dict[str, str] = {}  # key -> the path (as named on disk) that has it
     for folder, dirs, files in os.walk(root, onerror=cannot_list, followlinks=False):
         rel = os.path.relpath(folder, root)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
@@ -196,8 +223,21 @@ def scan(
             kept.append(d)
         dirs[:] = kept
         for name in sorted(files):
-            if name.endswith(".md") and len(name) > 3:
-                yield prefix + name[:-3], Path(folder, name)
+            # Dot-files are no pages, as dot-folders: macOS's AppleDouble ``._x.md``, Emacs's
+            # ``.#x.md`` lock links, hidden drafts (git history and watch skip them too).
+            if name.endswith(".md") and len(name) > 3 and not name.startswith("."):
+                key = page_key(prefix + name[:-3])
+                if key in first:
+                    if problems is not None:
+                        problems.append(Problem(prefix + name, (
+                            f"has the name of {first[key]} in another Unicode form "
+                            f"(both are page {key}); skipped"
+                        )))
+                    if duplicates is not None:
+                        duplicates.append(prefix + name)
+                    continue
+                first[key] = prefix + name
+                yield key, Path(folder, name)
 
 
 def _read(path: Path, root: Path | None = None) -> str:
@@ -254,6 +294,22 @@ def _key(k: Any) -> str:
     return str(k)
 
 
+def _scalar_text(front_matter: str, name: str) -> str | None:
+    """The text of a top-level scalar as written (``On``, ``0755``), not as YAML 1.1 reads it
+    (true, 493): a title is text."""
+    try:
+        node = yaml.compose(front_matter, Loader=_SafeLoader)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    found = None
+    for key, value in node.value:  # the last one, as the loader keeps the last
+        if isinstance(key, yaml.ScalarNode) and key.value == name:
+            found = value.value if isinstance(value, yaml.ScalarNode) else None
+    return found
+
+
 def _first_heading(body: str) -> str | None:
     fence: str | None = None
     for line in body.split("\n"):
@@ -272,8 +328,21 @@ def _first_heading(body: str) -> str | None:
     return None
 
 
-def parse_page(key: str, text: str) -> Page:
-    """Split a file's text into title, body and data (see the module docstring)."""
+def title_rule(title_from: object) -> str:
+    """``title_from`` checked: one of :data:`TITLE_FROM`, else InvalidInput."""
+    if not isinstance(title_from, str) or title_from not in TITLE_FROM:
+        raise InvalidInput(
+            f"title_from must be one of {', '.join(TITLE_FROM)}, got {title_from!r}"
+        )
+    return title_from
+
+
+def parse_page(key: str, text: str, title_from: str = "name") -> Page:
+    """Split a file's text into title, body and data (see the module docstring).
+
+    The title is the front matter's ``title``, else (``title_from="heading"``) the first
+    ``# `` heading, else the file name: the key's last part."""
+    title_from = title_rule(title_from)
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     data: dict[str, Any] = {}
     body = text
@@ -302,9 +371,11 @@ def parse_page(key: str, text: str) -> Page:
             warning = "front matter is too large or too deeply nested; kept as body text"
     title = data.get("title")
     if isinstance(title, bool | int | float):
-        title = str(title)
+        title = _scalar_text(split[0], "title") if split is not None else None
+        title = title if title is not None else str(data["title"])
     if not isinstance(title, str) or not title.strip():
-        title = _first_heading(body) or key.rsplit("/", 1)[-1]
+        heading = _first_heading(body) if title_from == "heading" else None
+        title = heading or key.rsplit("/", 1)[-1]
     title = one_line(title)[:MAX_TITLE_CHARS] or one_line(key) or "untitled"
     return Page(key=key, title=title, body=body, data=data, warning=warning)
 
@@ -322,10 +393,12 @@ def import_vault(
     batch_size: int = BATCH_SIZE,
     progress: Progress | None = None,
     valid_from: object = None,
+    title_from: str = "name",
 ) -> ImportSummary:
     """Import every markdown file below ``root`` (see the module docstring), each version
-    valid from ``valid_from`` (default now)."""
+    valid from ``valid_from`` (default now), titled by ``title_from`` (:data:`TITLE_FROM`)."""
     kind = validate_kind(kind)
+    title_from = title_rule(title_from)
     sc = service.scope(scope)
     since = service.valid_time(valid_from, "valid_from")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
@@ -337,11 +410,15 @@ def import_vault(
         raise InvalidInput(f"not a directory: {root}")
     walk_problems: list[Problem] = []
     unread: list[str] = []
+    duplicates: list[str] = []
     try:
-        files = list(scan(base, walk_problems, unread))
+        files = list(scan(base, walk_problems, unread, duplicates))
     except OSError as e:
         raise InvalidInput(f"cannot read {root}: {e.strerror or e}") from None
-    summary = ImportSummary(root=str(base), scope=sc, kind=kind, files=len(files))
+    summary = ImportSummary(
+        root=str(base), scope=sc, kind=kind, files=len(files) + len(duplicates),
+        skipped=len(duplicates),
+    )
     summary.problems.extend(walk_problems)
     seen: set[str] = set()
     written: list[NodeVersion] = []
@@ -353,7 +430,8 @@ def import_vault(
         nodes: list[NewNode] = []
         for key, path in chunk:
             seen.add(key)
-            node = prepare_page(service, summary, key, path, kind, sc, base, since)
+            node = prepare_page(service, summary, key, path, kind, sc, base, since,
+                                title_from=title_from)
             if node is not None:
                 nodes.append(node)
         for result in service.write_many(nodes):
@@ -386,6 +464,8 @@ def prepare_page(
     scope: str,
     root: Path | None = None,
     valid_from: int | None = None,
+    *,
+    title_from: str = "name",
 ) -> NewNode | None:
     """The write request for one file, or None (counted as skipped, the reason in
     ``summary.problems``) when it cannot be read, is not UTF-8 or is not a valid node."""
@@ -409,7 +489,8 @@ def prepare_page(
         summary.skipped += 1
         summary.problems.append(Problem(key + ".md", f"cannot read: {e.strerror or e}; skipped"))
         return None
-    return page_node(service, summary, key, text, kind=kind, scope=scope, valid_from=valid_from)
+    return page_node(service, summary, key, text, kind=kind, scope=scope, valid_from=valid_from,
+                     title_from=title_from)
 
 
 def page_node(
@@ -422,12 +503,13 @@ def page_node(
     scope: str | None = None,
     valid_from: object = None,
     data: dict[str, Any] | None = None,
+    title_from: str = "name",
 ) -> NewNode | None:
     """The validated write of one page (key = its path without ``.md``) from its markdown
     text, valid from ``valid_from`` (default now), or None when it cannot be imported (the
     reason is added to ``summary``). ``data`` is merged over the front matter (e.g. a
     ``{"git": {...}}`` entry: a nested mapping, so it makes no links)."""
-    page = parse_page(key, text)
+    page = parse_page(key, text, title_from)
     if page.warning is not None:
         summary.problems.append(Problem(key + ".md", page.warning))
     try:
@@ -451,6 +533,7 @@ def import_texts(
     data: dict[str, Any] | None = None,
     summary: ImportSummary | None = None,
     root: str = "",
+    title_from: str = "name",
 ) -> ImportSummary:
     """Write pages given as ``(key, markdown text)`` in one transaction, every version valid
     from ``valid_from`` (default now) — e.g. the pages one git commit touched, at the
@@ -459,6 +542,7 @@ def import_texts(
     (call ``count_links``). An unchanged page makes no version; a ``valid_from`` before a
     page's latest valid time raises InvalidInput and writes nothing."""
     kind = validate_kind(kind)
+    title_from = title_rule(title_from)
     sc = service.scope(scope)
     since = service.valid_time(valid_from, "valid_from")
     if summary is None:
@@ -467,7 +551,7 @@ def import_texts(
     nodes = [
         node for key, text in pages
         if (node := page_node(service, summary, key, text, kind=kind, scope=sc,
-                              valid_from=since, data=data)) is not None
+                              valid_from=since, data=data, title_from=title_from)) is not None
     ]
     for result in service.write_many(nodes):
         setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)

@@ -34,9 +34,11 @@ from ryvem.application.vault import (
     ImportSummary,
     Problem,
     count_links,
+    page_key,
     parse_page,
     prepare_page,
     scan,
+    title_rule,
 )
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.validation import validate_kind
@@ -69,7 +71,7 @@ def _page_key(path: str | None) -> str | None:
         return None
     if any(part.startswith(".") for part in path.split("/")):
         return None
-    return path[:-3]
+    return page_key(path[:-3])
 
 
 @dataclass
@@ -118,9 +120,12 @@ def import_history(
     retire_missing: bool = False,
     progress: Progress | None = None,
     git: str | None = None,
+    title_from: str = "name",
 ) -> ImportSummary:
-    """Import the vault's git history, then its working tree (see the module docstring)."""
+    """Import the vault's git history, then its working tree (see the module docstring);
+    titles follow ``title_from`` as in :func:`~ryvem.application.vault.import_vault`."""
     kind = validate_kind(kind)
+    title_from = title_rule(title_from)
     sc = service.scope(scope)
     base = Path(root).expanduser()
     if not base.exists():
@@ -148,7 +153,8 @@ def import_history(
         _finish_deletes(service, log[seen[-1]], position, kind, sc)
     with folder.blob_reader(limit=MAX_PAGE_FILE_BYTES) as read_blob:
         for n, commit in enumerate(todo, 1):
-            _apply_commit(service, summary, store, commit, read_blob, kind, sc, written)
+            _apply_commit(service, summary, store, commit, read_blob, kind, sc, written,
+                          title_from)
             summary.commits += 1
             if progress is not None:
                 progress(n, len(todo))
@@ -158,7 +164,9 @@ def import_history(
             "in this scope (an import without --git-history, a rebased date): their versions "
             "start after those instead; their git data keeps the commit dates"
         )))
-    _import_working_tree(service, summary, folder, base, kind, sc, retire_missing, written)
+    _import_working_tree(
+        service, summary, folder, base, kind, sc, retire_missing, written, title_from
+    )
     count_links(service, summary, list(written.values()))
     return summary
 
@@ -218,6 +226,7 @@ def _apply_commit(
     kind: str,
     scope: str,
     written: dict[str, NodeVersion],
+    title_from: str,
 ) -> None:
     """One commit: its pages' new versions in one transaction, then its deletes."""
     writes, deletes = _changes(commit)
@@ -248,7 +257,7 @@ def _apply_commit(
                 f"most) in commit {commit.id[:12]}; skipped"
             )))
             continue
-        page = parse_page(key, text)
+        page = parse_page(key, text, title_from)
         if page.warning is not None:
             summary.problems.append(Problem(shown, f"{page.warning} (commit {commit.id[:12]})"))
         if old is not None:
@@ -299,15 +308,18 @@ def _import_working_tree(
     scope: str,
     retire_missing: bool,
     written: dict[str, NodeVersion],
+    title_from: str,
 ) -> None:
     """Pages whose file differs from HEAD are written now; gone ones retire if asked."""
-    head = folder.head_blobs()
+    head = {page_key(path): blob for path, blob in folder.head_blobs().items()}
     unread: list[str] = []
+    duplicates: list[str] = []
     try:
-        files = list(scan(base, summary.problems, unread))
+        files = list(scan(base, summary.problems, unread, duplicates))
     except OSError as e:
         raise InvalidInput(f"cannot read {base}: {e.strerror or e}") from None
-    summary.files = len(files)
+    summary.files = len(files) + len(duplicates)
+    summary.skipped += len(duplicates)
     changed: list[tuple[str, Path]] = []
     for key, path in files:
         blob = head.get(key + ".md")
@@ -323,7 +335,8 @@ def _import_working_tree(
     for start in range(0, len(changed), BATCH_SIZE):
         nodes = [
             node for key, path in changed[start : start + BATCH_SIZE]
-            if (node := prepare_page(service, summary, key, path, kind, scope, base)) is not None
+            if (node := prepare_page(service, summary, key, path, kind, scope, base,
+                                     title_from=title_from)) is not None
         ]
         for result in service.write_many(nodes):
             setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)

@@ -31,8 +31,10 @@ from ryvem.application.vault import (
     ImportSummary,
     Problem,
     import_vault,
+    page_key,
     prepare_page,
     scan,
+    title_rule,
 )
 from ryvem.application.vault_history import GIT_KEY
 from ryvem.domain.model import NodeVersion
@@ -123,14 +125,18 @@ class VaultSync:
         scope: str | None = None,
         kind: str = "page",
         retire_missing: bool = False,
+        title_from: str = "name",
     ) -> None:
         self.service = service
+        self.title_from = title_rule(title_from)
         self.root = Path(root).expanduser()
         self.kind = validate_kind(kind)
         self.scope = service.scope(scope)
         self.retire_missing = retire_missing
         self.known: set[str] = set()  # the keys of the vault's files, as last seen
-        self._real = self.root.resolve()  # watchers report resolved paths
+        # Watchers report paths below the root as given (a symlinked vault, ~/notes ->
+        # ~/Dropbox/notes) or resolved: both are the vault.
+        self._bases = _bases(self.root)
 
     def start(self, *, initial_import: bool = True) -> ImportSummary | None:
         """Import the whole vault once (unless told not to) and remember its files."""
@@ -138,17 +144,18 @@ class VaultSync:
         if initial_import:
             summary = import_vault(
                 self.service, self.root, scope=self.scope, kind=self.kind,
-                retire_missing=self.retire_missing,
+                retire_missing=self.retire_missing, title_from=self.title_from,
             )
         self.known = {key for key, _ in scan(self.root)}
         return summary
 
     # --- one batch ---------------------------------------------------------------------------
     def _key_of(self, path: str) -> tuple[str, bool] | None:
-        """(key or folder prefix, is a page) of a changed path inside the vault, else None."""
-        try:
-            rel = os.path.relpath(os.path.abspath(path), self._real)
-        except ValueError:
+        """(path relative to the vault, ``.md`` removed from a page's, and is a page) of a
+        changed path inside the vault, else None. The path is as named on disk: its key is
+        :func:`page_key` of it."""
+        rel = _inside(path, self._bases)
+        if rel is None:
             return None
         parts = rel.split(os.sep)
         if rel == "." or parts[0] == ".." or any(p.startswith(".") for p in parts):
@@ -158,22 +165,26 @@ class VaultSync:
             return rel[:-3], True
         return rel, False
 
-    def _candidates(self, paths: Iterable[str]) -> set[str]:
-        """The keys a batch of changed paths may concern (folders stand for their pages)."""
-        keys: set[str] = set()
+    def _candidates(self, paths: Iterable[str]) -> dict[str, Path]:
+        """The keys a batch of changed paths may concern (folders stand for their pages),
+        each with the file it would be read from."""
+        keys: dict[str, Path] = {}
         for path in paths:
             found = self._key_of(path)
             if found is None:
                 continue
             name, is_page = found
             if is_page:
-                keys.add(name)
+                keys.setdefault(page_key(name), Path(self.root, name + ".md"))
                 continue
             full = Path(self.root, name)
             if full.is_dir() and not full.is_symlink():
-                keys.update(name + "/" + key for key, _ in scan(full))
-            prefix = name + "/"
-            keys.update(k for k in self.known if k.startswith(prefix))
+                for key, file in scan(full):
+                    keys.setdefault(page_key(name + "/" + key), file)
+            prefix = page_key(name + "/")
+            for k in self.known:
+                if k.startswith(prefix):
+                    keys.setdefault(k, Path(self.root, k + ".md"))
         return keys
 
     def _current(self, key: str) -> NodeVersion | None:
@@ -190,14 +201,15 @@ class VaultSync:
         applied = Applied()
         present: list[str] = []
         gone: list[str] = []
-        for key in sorted(self._candidates(paths)):
-            path = Path(self.root, key + ".md")
+        files = self._candidates(paths)
+        for key in sorted(files):
+            path = files[key]
             (present if path.is_file() or path.is_symlink() else gone).append(key)
         tally = ImportSummary(root=str(self.root), scope=self.scope, kind=self.kind)
         nodes: list[NewNode] = []
         for key in present:
-            node = prepare_page(self.service, tally, key, Path(self.root, key + ".md"),
-                                self.kind, self.scope, self.root)
+            node = prepare_page(self.service, tally, key, files[key],
+                                self.kind, self.scope, self.root, title_from=self.title_from)
             if node is not None:
                 nodes.append(node)
         applied.problems.extend(tally.problems)
@@ -246,13 +258,33 @@ def _content(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != GIT_KEY}
 
 
+def _bases(root: Path) -> tuple[str, ...]:
+    """The vault's folder as given (absolute) and resolved (the same when no symlink)."""
+    return tuple(dict.fromkeys((os.path.abspath(root), str(root.resolve()))))
+
+
+def _inside(path: str, bases: tuple[str, ...]) -> str | None:
+    """``path`` relative to the first of ``bases`` it lies in (``.`` for a base), else None."""
+    full = os.path.abspath(path)
+    for base in bases:
+        try:
+            rel = os.path.relpath(full, base)
+        except ValueError:
+            continue
+        if rel != ".." and not rel.startswith(".." + os.sep):
+            return rel
+    return None
+
+
 def _outside_dot_folders(root: Path) -> Callable[[Any, str], bool]:
     """A watchfiles filter: every path in the vault except those inside dot-folders."""
-    base = str(root.resolve())
+    bases = _bases(root)
 
     def keep(_change: Any, path: str) -> bool:
-        rel = os.path.relpath(path, base)
-        return not any(p.startswith(".") and p != ".." for p in rel.split(os.sep)[:-1])
+        rel = _inside(path, bases)
+        if rel is None:
+            return False
+        return not any(p.startswith(".") for p in rel.split(os.sep)[:-1])
 
     return keep
 

@@ -17,7 +17,7 @@ import typer
 from ryvem.application import workspace
 from ryvem.application.service import Service
 from ryvem.application.session import Session
-from ryvem.application.vault import ImportSummary, import_vault
+from ryvem.application.vault import TITLE_FROM, ImportSummary, import_vault
 from ryvem.cli.common import (
     JsonOpt,
     KnownAtOpt,
@@ -172,6 +172,15 @@ def import_(
             "file within a second (deletes retire with --retire-missing); Ctrl-C stops.",
         ),
     ] = False,
+    title_from: Annotated[
+        str,
+        typer.Option(
+            "--title-from",
+            metavar="name|heading",
+            help="A page's title when its front matter has no title: its file name (name, the "
+            "default) or its first '# ' heading, else the file name (heading).",
+        ),
+    ] = "name",
     no_embed: Annotated[
         bool,
         typer.Option(
@@ -188,6 +197,10 @@ def import_(
     with errors_to_exit():
         if folder == "":  # Path("") is ".": an unset variable must not import the cwd
             raise fail("DIR must not be empty (give . for the working directory)", 2)
+        if title_from not in TITLE_FROM:
+            raise fail(
+                f"--title-from must be one of {', '.join(TITLE_FROM)}, got {title_from!r}", 2
+            )
         base = Path(folder).expanduser()
         if not base.is_dir():
             raise fail(
@@ -196,11 +209,13 @@ def import_(
             )
         svc = st.service(scope=scope) if scope is not None else st.service(mint=_may_mint(base))
         if git_history:
-            summary = _import_history(svc, base, kind, retire_missing, as_json)
+            summary = _import_history(svc, base, kind, retire_missing, as_json, title_from)
         elif sys.stdout.isatty() and not as_json:
-            summary = _import_with_bar(svc, base, kind, retire_missing)
+            summary = _import_with_bar(svc, base, kind, retire_missing, title_from)
         else:
-            summary = import_vault(svc, base, kind=kind, retire_missing=retire_missing)
+            summary = import_vault(
+                svc, base, kind=kind, retire_missing=retire_missing, title_from=title_from
+            )
         for problem in summary.problems:
             say(f"warning: {problem.line()}", err=True)
         session = st.session()
@@ -219,17 +234,22 @@ def import_(
             if embedded or pending:
                 say(f"vectors: {embedded} rows embedded, {pending} pending")
         if watch:
-            _watch(svc, base, kind, retire_missing, as_json)
+            _watch(svc, base, kind, retire_missing, as_json, title_from)
 
 
-def _watch(svc: Service, base: Path, kind: str, retire_missing: bool, as_json: bool) -> None:
+def _watch(
+    svc: Service, base: Path, kind: str, retire_missing: bool, as_json: bool, title_from: str
+) -> None:
     """Apply saved files until SIGINT or SIGTERM, then print a one-line summary (exit 0)."""
     import signal
     import threading
 
     from ryvem.application.vault_watch import Applied, VaultSync, WatchSummary, watch_vault
 
-    sync = VaultSync(svc, base, scope=svc.default_scope, kind=kind, retire_missing=retire_missing)
+    sync = VaultSync(
+        svc, base, scope=svc.default_scope, kind=kind, retire_missing=retire_missing,
+        title_from=title_from,
+    )
     sync.start(initial_import=False)
     total = WatchSummary(root=str(base), scope=sync.scope, kind=kind)
     stop = threading.Event()
@@ -296,7 +316,9 @@ def _may_mint(vault: Path) -> bool:
     return False  # the git root is the vault or inside it: never write into it
 
 
-def _import_with_bar(svc: Service, base: Path, kind: str, retire_missing: bool) -> ImportSummary:
+def _import_with_bar(
+    svc: Service, base: Path, kind: str, retire_missing: bool, title_from: str
+) -> ImportSummary:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     with Progress(
@@ -307,17 +329,22 @@ def _import_with_bar(svc: Service, base: Path, kind: str, retire_missing: bool) 
         def report(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return import_vault(svc, base, kind=kind, retire_missing=retire_missing, progress=report)
+        return import_vault(
+            svc, base, kind=kind, retire_missing=retire_missing, progress=report,
+            title_from=title_from,
+        )
 
 
 def _import_history(
-    svc: Service, base: Path, kind: str, retire_missing: bool, as_json: bool
+    svc: Service, base: Path, kind: str, retire_missing: bool, as_json: bool, title_from: str
 ) -> ImportSummary:
     """The git history import, with a progress bar over commits on a terminal."""
     from ryvem.application.vault_history import import_history
 
     if not sys.stdout.isatty() or as_json:
-        return import_history(svc, base, kind=kind, retire_missing=retire_missing)
+        return import_history(
+            svc, base, kind=kind, retire_missing=retire_missing, title_from=title_from
+        )
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     with Progress(
@@ -329,7 +356,8 @@ def _import_history(
             bar.update(task, completed=done, total=total)
 
         return import_history(
-            svc, base, kind=kind, retire_missing=retire_missing, progress=report
+            svc, base, kind=kind, retire_missing=retire_missing, progress=report,
+            title_from=title_from,
         )
 
 

@@ -5,6 +5,9 @@ Grammar (pinned by ``tests/unit/test_link_grammar.py``):
 * ``[[slug]]``, ``[[slug|alias]]`` (also ``\\|`` inside tables), ``[[slug#heading]]``,
   ``[[slug#^block]]``, ``[[slug@L12c42]]``, ``[[slug@1458]]`` and ``![[embed]]`` link to
   *slug*; a leading ``^`` (SilverBullet's meta-page caret, ``[[^Library/Std]]``) is dropped.
+  A slug starting ``./`` or ``../`` (Obsidian's "relative path" link format,
+  ``[[../b/Note]]``) is taken relative to the linking page's folder, as a markdown link's
+  path is; one climbing above the vault's root links nowhere.
   The suffix (``#heading``, ``#^block``, ``@L12``, ``@L12c42``, ``@1458`` — SilverBullet's
   line/column and character positions) is the link's *anchor*, kept as written;
 * ``[text](path.md)`` and ``![text](path.md)`` (also ``<path with spaces.md>``) link to
@@ -137,11 +140,25 @@ def split_anchor(ref: str) -> tuple[str, str | None]:
     return page, anchor
 
 
-def _wikilink_target(inner: str) -> tuple[str, str | None] | None:
+def _wikilink_target(
+    inner: str, source_key: str | None = None
+) -> tuple[str, str | None] | None:
     page, anchor = split_anchor(inner.replace("\\|", "|").split("|", 1)[0])
     if not page or _URL.match(page) or _is_asset(page):
         return None
+    if page.startswith(("./", "../")):
+        relative = _relative(page, source_key)
+        return None if relative is None else (relative, anchor)
     return page, anchor
+
+
+def _relative(path: str, source_key: str | None) -> str | None:
+    """``path`` taken from the folder of the page ``source_key``; None above the root."""
+    base = posixpath.dirname(source_key) if source_key else ""
+    joined = posixpath.normpath(posixpath.join(base, path))
+    if joined in (".", "..") or joined.startswith("../"):
+        return None
+    return joined
 
 
 def _mdlink_target(href: str, source_key: str | None) -> tuple[str, str | None] | None:
@@ -155,11 +172,8 @@ def _mdlink_target(href: str, source_key: str | None) -> tuple[str, str | None] 
     anchor = "#" + unquote(fragment).strip() if hash_ and fragment.strip() else None
     if path.startswith("/"):
         return path, anchor
-    base = posixpath.dirname(source_key) if source_key else ""
-    joined = posixpath.normpath(posixpath.join(base, path))
-    if joined == ".." or joined.startswith("../"):
-        return None
-    return joined, anchor
+    joined = _relative(path, source_key)
+    return None if joined is None else (joined, anchor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +194,9 @@ class Link:
         return data
 
 
-def _data_links(data: Mapping[str, Any]) -> Iterable[tuple[str, str, str | None]]:
+def _data_links(
+    data: Mapping[str, Any], source_key: str | None
+) -> Iterable[tuple[str, str, str | None]]:
     """(field, page, anchor) of the wiki links in top-level strings and lists of strings."""
     for name in sorted(data):
         value = data[name]
@@ -188,7 +204,7 @@ def _data_links(data: Mapping[str, Any]) -> Iterable[tuple[str, str, str | None]
         for item in items:
             if isinstance(item, str) and "[[" in item:
                 for m in _WIKI.finditer(item):
-                    found = _wikilink_target(m.group(1))
+                    found = _wikilink_target(m.group(1), source_key)
                     if found is not None:
                         yield name, found[0], found[1]
 
@@ -203,13 +219,13 @@ def extract_links(
     imported page's front matter).
     """
     raw: list[tuple[str, str | None, str | None]] = [
-        (page, anchor, name) for name, page, anchor in _data_links(data or {})
+        (page, anchor, name) for name, page, anchor in _data_links(data or {}, source_key)
     ]
     if "[" in body:
         text = _strip_code(body)
         found: list[tuple[int, tuple[str, str | None]]] = []
         for m in _WIKI.finditer(text):
-            wiki = _wikilink_target(m.group(1))
+            wiki = _wikilink_target(m.group(1), source_key)
             if wiki is not None:
                 found.append((m.start(), wiki))
         for m in _MDLINK.finditer(text):
