@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from ryvem.application.forget import Actor
 from ryvem.application.search import PastSemanticSearch
 from ryvem.application.session import SMALL_BACKLOG, Session
 from ryvem.backends import BACKEND_NAMES, open_session
+from ryvem.domain import jsontext
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.domain.timeutil import parse_time
@@ -94,7 +94,7 @@ def _one_line(text: str) -> str:
 
 def _ok(value: dict[str, Any] | list[Any] | str) -> CallToolResult:
     """One text block holding the value as JSON, and the same value as structured content."""
-    text = json.dumps(value, ensure_ascii=False)
+    text = jsontext.dumps(value)
     structured = value if isinstance(value, dict) else {"result": value}
     return CallToolResult(
         content=[TextContent(type="text", text=text)], structured_content=structured

@@ -1,0 +1,70 @@
+"""An agent's second session: what ``ryvem-mcp`` answers must be something it can act on.
+
+Found by the outside-in review of 2026-12-02 (evening, docs/reliability.md): each test drives
+the real ``ryvem-mcp`` console script through the MCP SDK's stdio client (session 1 records,
+a new server process reads), or the real ``ryvem`` CLI, and fails on the code before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+
+from clirun import Cli
+from integration.test_mcp_server import _text, serve
+
+# What a terminal acts on or reorders if it arrives raw: DEL, the one-byte C1 CSI and OSC,
+# the bidi overrides and isolates. JSON may carry each as a \\u escape (the same text).
+RAW_UNSAFE = ["\x7f", "\x9b", "\x9d", "\u202e", "\u202c", "\u2066", "\u2069"]
+HOSTILE = "a\x7fb \x9b2J \x9d52;c;ZXZpbA==\x9c \u202eevil\u202c \u2066iso\u2069 end"
+
+
+@pytest.fixture(scope="module")
+def portal() -> Iterator[BlockingPortal]:
+    with start_blocking_portal() as p:
+        yield p
+
+
+def test_navigate_names_each_end_by_an_id_the_agent_can_read_back_when_kinds_share_a_key(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """A task and a decision both keyed 'cache': the edge between them must say which is which."""
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        task = s.ok("memory_write", kind="task", key="cache", title="Add the cache")
+        dec = s.ok("memory_write", kind="decision", key="cache", title="Cache in process")
+        s.ok("memory_link", from_ref="task/cache", to_ref="decision/cache", rel="implements")
+    with serve(portal, tmp_path, tmp_path / "data") as s:  # session 2: a new process
+        (step,) = s.ok("memory_navigate", op="links", ref="task/cache")
+        assert (step["from_id"], step["to_id"]) == (task["id"], dec["id"])
+        assert s.ok("memory_get", ref=step["to_id"])["title"] == "Cache in process"
+        (back,) = s.ok("memory_navigate", op="backlinks", ref="decision/cache")
+        assert (back["from_id"], back["to_id"]) == (task["id"], dec["id"])
+        assert s.error("memory_get", ref=step["to"]).endswith("use KIND/KEY or an id")
+
+
+def test_json_output_carries_c1_del_and_bidi_characters_escaped_and_decodes_exactly(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """`get --json` on a terminal, and the MCP text block a host prints, hold no raw C1,
+    DEL or bidi character; the JSON still decodes to the stored text."""
+    cli = Cli(tmp_path, tmp_path / "data")
+    cli.ok("put", "decision", "--key", "k", "--title", "t", "--body", HOSTILE,
+           "--data", json.dumps({"v": HOSTILE}))
+    cli.ok("retire", "decision/k", "--reason", HOSTILE)
+    for args in (["get", "decision/k"], ["history", "decision/k"],
+                 ["search", "--as-of", "2000-01-01"]):
+        out = cli.ok(*args, "--json").out
+        for c in RAW_UNSAFE:
+            assert c not in out, f"raw U+{ord(c):04X} in {args} --json"
+    record = json.loads(cli.ok("get", "decision/k", "--json").out)
+    assert (record["body"], record["data"]["v"], record["retired_reason"]) == (HOSTILE,) * 3
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        r = s.call("memory_get", ref="decision/k")
+        text = _text(r)
+        for c in RAW_UNSAFE:
+            assert c not in text, f"raw U+{ord(c):04X} in the MCP text block"
+        assert json.loads(text)["body"] == HOSTILE
