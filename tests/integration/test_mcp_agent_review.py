@@ -68,3 +68,33 @@ def test_json_output_carries_c1_del_and_bidi_characters_escaped_and_decodes_exac
         for c in RAW_UNSAFE:
             assert c not in text, f"raw U+{ord(c):04X} in the MCP text block"
         assert json.loads(text)["body"] == HOSTILE
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "named"),
+    [
+        ("memory_link", {"from_ref": "", "to_ref": "decision/db", "rel": "about"}, "from_ref"),
+        ("memory_link", {"from_ref": "decision/db", "to_ref": " ", "rel": "about"}, "to_ref"),
+        ("memory_unlink", {"from_ref": "decision/db", "to_ref": "", "rel": "about"}, "to_ref"),
+        ("memory_get", {"ref": ""}, "ref"),
+        ("memory_history", {"ref": "decision/db", "as_of": "bad", "known_at": "2026-01-01"},
+         "as_of"),
+        ("memory_get", {"ref": "decision/db", "as_of": "2026-01-01", "known_at": "bad"},
+         "known_at"),
+        ("memory_search", {"text": "db", "as_of": ""}, "as_of"),
+        ("memory_write", {"kind": "decision", "title": "t", "valid_from": "yesterday"},
+         "valid_from"),
+        ("memory_retire", {"ref": "decision/db", "valid_to": "soon"}, "valid_to"),
+        ("memory_link", {"from_ref": "decision/db", "to_ref": "decision/db", "rel": "about",
+                         "valid_from": "x"}, "valid_from"),
+    ],
+)
+def test_a_bad_ref_or_time_names_the_tools_own_argument(
+    portal: BlockingPortal, tmp_path: Path, tool: str, arguments: dict[str, str], named: str
+) -> None:
+    """`from_ref` or `to_ref`, `as_of` or `known_at`: the agent must know which one to fix."""
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        s.ok("memory_write", kind="decision", key="db", title="Postgres")
+        message = s.error(tool, **arguments)
+        assert message.startswith(f"Error executing tool {tool}: {named}: "), message
+        assert s.count() == 1, "a failed call writes nothing"

@@ -44,7 +44,7 @@ from ryvem.domain import jsontext
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.domain.timeutil import parse_time
-from ryvem.errors import RyvemError
+from ryvem.errors import InvalidInput, RyvemError
 from ryvem.mcp.arguments import (
     export_dir,
     export_name,
@@ -127,6 +127,21 @@ def _validation_text(error: ValidationError) -> str:
         where = ".".join(str(p) for p in err["loc"]) or "arguments"
         parts.append(f"{where}: {err['msg']}")
     return _one_line("invalid arguments: " + "; ".join(parts))
+
+
+def _named(refs: dict[str, str | None] | None = None, **times: str | None) -> None:
+    """Check the refs and times a tool was given before it runs, so a bad one fails naming
+    the tool's own argument (``from_ref`` or ``to_ref``, ``as_of`` or ``known_at``)."""
+    for name, ref in (refs or {}).items():
+        if ref is not None and not ref.strip():
+            raise InvalidInput(f"{name}: must not be empty; give an id, KIND/KEY or a bare KEY")
+    for name, when in times.items():
+        if when is None:
+            continue
+        try:
+            parse_time(when)
+        except InvalidInput as e:
+            raise InvalidInput(f"{name}: {e.message}") from None
 
 
 def _clamp(limit: int) -> int:
@@ -335,6 +350,7 @@ def memory_write(
     data: Data = None,
     valid_from: ValidFrom = None,
 ) -> CallToolResult:
+    _named(valid_from=valid_from)
     written = served.session.write(
         kind, title, key=key, scope=scope, body=body, data=data, valid_from=valid_from
     )
@@ -351,6 +367,7 @@ def memory_write(
 def memory_get(
     served: Served, ref: Ref, as_of: AsOf = None, scope: Scope = None, known_at: KnownAt = None
 ) -> CallToolResult:
+    _named({"ref": ref}, as_of=as_of, known_at=known_at)
     return _ok(
         served.session.service(scope).get(ref, as_of=as_of, known_at=known_at).record()
     )
@@ -397,6 +414,7 @@ def memory_search(
         ),
     ] = None,
 ) -> CallToolResult:
+    _named(as_of=as_of, known_at=known_at)
     n = _clamp(limit)
     try:
         result = served.session.search(
@@ -439,6 +457,7 @@ def memory_history(
     ] = None,
     known_at: KnownAt = None,
 ) -> CallToolResult:
+    _named({"ref": ref}, as_of=as_of, known_at=known_at)
     n = _clamp(limit)
     chain = served.session.service(scope).history(ref, as_of=as_of, known_at=known_at)
     kept = chain[-n:]
@@ -467,6 +486,7 @@ def memory_retire(
     scope: Scope = None,
     valid_to: ValidTo = None,
 ) -> CallToolResult:
+    _named({"ref": ref}, valid_to=valid_to)
     return _ok(
         served.session.retire(ref, reason=reason, scope=scope, valid_to=valid_to).record()
     )
@@ -489,6 +509,7 @@ def memory_link(
     scope: Scope = None,
     valid_from: ValidFrom = None,
 ) -> CallToolResult:
+    _named({"from_ref": from_ref, "to_ref": to_ref}, valid_from=valid_from)
     return _ok(served.session.link(
         from_ref, to_ref, rel, data=data, scope=scope, valid_from=valid_from
     ).record())
@@ -514,6 +535,7 @@ def memory_unlink(
     valid_to: ValidTo = None,
 ) -> CallToolResult:
     del data  # accepted for symmetry with memory_link
+    _named({"from_ref": from_ref, "to_ref": to_ref}, valid_to=valid_to)
     return _ok(
         served.session.unlink(from_ref, to_ref, rel, scope=scope, valid_to=valid_to).record()
     )
@@ -621,9 +643,7 @@ def graph_export(
 
     if scope is not None:
         parse_scope_filter(scope)  # a bad scope fails before the store is opened
-    for when in (as_of, known_at):  # so does a bad time: before the folder is made
-        if when is not None:
-            parse_time(when)
+    _named(as_of=as_of, known_at=known_at)  # so does a bad time: before the folder is made
     name = "graph.html" if out is None else export_name(out)
     folder = export_dir(Settings.from_env().data_dir, served.export_folder)
     _make_private_folder(folder)
@@ -689,6 +709,7 @@ def memory_purge(
     scope: Scope = None,
     ctx: Context[Any, Any] | None = None,
 ) -> CallToolResult:
+    _named({"ref": ref})
     actor = _client(ctx) if ctx is not None else Actor.of("unknown MCP client", "mcp")
     return _ok(served.session.service(scope).purge(ref, reason=reason, actor=actor).record())
 
