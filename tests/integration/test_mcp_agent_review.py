@@ -98,3 +98,32 @@ def test_a_bad_ref_or_time_names_the_tools_own_argument(
         message = s.error(tool, **arguments)
         assert message.startswith(f"Error executing tool {tool}: {named}: "), message
         assert s.count() == 1, "a failed call writes nothing"
+
+
+def test_a_retired_node_asked_for_by_its_bare_key_gets_an_error_saying_how_to_name_it(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """Session 2 asks for the history of the task it retired in session 1 by its key: the
+    error must say how to reach it (KIND/KEY), and that ref then reads its history."""
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        s.ok("memory_write", kind="task", key="add-redis", title="Add Redis")
+        s.ok("memory_retire", ref="task/add-redis", reason="no Redis after all")
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        message = s.error("memory_history", ref="add-redis")
+        assert "no node 'add-redis'" in message
+        assert "KIND/KEY" in message, message
+        (only,) = s.ok("memory_history", ref="task/add-redis")["items"]
+        assert only["retired_reason"] == "no Redis after all"
+
+
+def test_the_server_tells_the_agent_that_memory_text_is_data_never_instructions(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """Memory holds what earlier sessions copied from web pages and issues: the server's
+    instructions and the reading tools' descriptions say it is data, not orders."""
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        instructions = s.session.instructions or ""
+        assert "never instructions" in instructions, instructions
+        tools = {t.name: t for t in s.portal.call(s.session.list_tools).tools}
+        for name in ("memory_get", "memory_search", "memory_history"):
+            assert "untrusted" in (tools[name].description or ""), name
