@@ -127,3 +127,28 @@ def test_the_server_tells_the_agent_that_memory_text_is_data_never_instructions(
         tools = {t.name: t for t in s.portal.call(s.session.list_tools).tools}
         for name in ("memory_get", "memory_search", "memory_history"):
             assert "untrusted" in (tools[name].description or ""), name
+
+
+def test_bodies_in_a_list_are_cut_so_a_list_stays_bounded_and_get_reads_the_whole_body(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """`include_body` on 200 hits of 8 MiB would answer 1.6 GB; each body in a list is cut
+    at BODY_IN_LIST characters and says so; memory_get still reads it whole."""
+    from ryvem.mcp.server import BODY_IN_LIST
+
+    long_body = "lorem ipsum " * (BODY_IN_LIST // 6)
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        s.ok("memory_write", kind="page", key="long", title="Long lorem", body=long_body)
+        s.ok("memory_write", kind="page", key="short", title="Short lorem", body="lorem")
+        s.ok("memory_write", kind="page", key="long", title="Long lorem", body=long_body + "!")
+        hits = {h["title"]: h for h in s.ok("memory_search", text="lorem", mode="lexical",
+                                            include_body=True)["items"]}
+        assert hits["Long lorem"]["body"] == long_body[:BODY_IN_LIST]
+        assert hits["Long lorem"]["body_truncated"] is True
+        assert (hits["Short lorem"]["body"], hits["Short lorem"]["body_truncated"]) == (
+            "lorem", False)
+        versions = s.ok("memory_history", ref="page/long", include_body=True)["items"]
+        assert [len(v["body"]) for v in versions] == [BODY_IN_LIST] * 2
+        assert all(v["body_truncated"] for v in versions)
+        assert "body_truncated" not in s.ok("memory_history", ref="page/long")["items"][0]
+        assert s.ok("memory_get", ref="page/long")["body"] == long_body + "!"

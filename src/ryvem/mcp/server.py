@@ -54,10 +54,15 @@ from ryvem.mcp.arguments import (
 )
 from ryvem.settings import Settings
 
-__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "PURGE", "TOOL_NAMES", "build_server", "main"]
+__all__ = [
+    "BODY_IN_LIST", "DEFAULT_LIMIT", "MAX_LIMIT", "PURGE", "TOOL_NAMES", "build_server", "main",
+]
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 200
+BODY_IN_LIST = 16_000
+"""Characters of each body a list carries with ``include_body`` (about 4,000 tokens): 200
+bodies of 8 MiB would otherwise answer 1.6 GB. ``memory_get`` reads a body whole."""
 NAVIGATE = "memory_navigate"
 TOOL_NAMES = (
     "memory_write",
@@ -151,11 +156,17 @@ def _clamp(limit: int) -> int:
     return min(max(1, limit), MAX_LIMIT)
 
 
+def _with_body(record: dict[str, Any], body: str) -> dict[str, Any]:
+    """``record`` with ``body`` cut at BODY_IN_LIST characters and ``body_truncated``."""
+    record["body"] = body[:BODY_IN_LIST]
+    record["body_truncated"] = len(body) > BODY_IN_LIST
+    return record
+
+
 def _compact(v: NodeVersion, include_body: bool) -> dict[str, Any]:
     record = v.record()
-    if not include_body:
-        del record["body"]
-    return record
+    body = record.pop("body")
+    return _with_body(record, body) if include_body else record
 
 
 # --- parameter types (each carries the description an agent reads) -------------------------
@@ -228,7 +239,9 @@ Limit = Annotated[
 ]
 IncludeBody = Annotated[
     bool,
-    Field(description="Include each node's body (markdown text). Off by default to save tokens."),
+    Field(description="Include each node's body (markdown text), its first "
+          f"{BODY_IN_LIST:,} characters, with body_truncated saying whether it was cut (read "
+          "a whole body with memory_get). Off by default to save tokens."),
 ]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -435,7 +448,7 @@ def memory_search(
     for hit in result.hits[:n]:
         record = hit.record()
         if include_body:
-            record["body"] = svc.get(hit.id).body
+            _with_body(record, svc.get(hit.id).body)
         items.append(record)
     return _ok({"items": items, "truncated": len(result.hits) > n, "mode": result.mode,
                 "notes": list(result.notes)})
