@@ -152,3 +152,28 @@ def test_bodies_in_a_list_are_cut_so_a_list_stays_bounded_and_get_reads_the_whol
         assert all(v["body_truncated"] for v in versions)
         assert "body_truncated" not in s.ok("memory_history", ref="page/long")["items"][0]
         assert s.ok("memory_get", ref="page/long")["body"] == long_body + "!"
+
+
+def test_a_broken_semantic_install_degrades_to_lexical_search_with_a_note_not_an_error(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """onnxruntime present but failing to import (a missing shared library, a wheel for
+    another CPU): search answers lexically and says why, as when it is not installed."""
+    shadow = tmp_path / "shadow" / "onnxruntime"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text(
+        'raise ImportError("libonnxruntime.so.1: cannot open shared object file")\n', "utf-8")
+    env = {"PYTHONPATH": str(shadow.parent)}
+    with serve(portal, tmp_path, tmp_path / "data", **env) as s:
+        s.ok("memory_write", kind="decision", key="sessions", title="Keep sessions in cookies")
+        found = s.ok("memory_search", text="how do we store sessions?")
+        assert [h["title"] for h in found["items"]] == ["Keep sessions in cookies"]
+        assert found["mode"] == "lexical"
+        (note,) = found["notes"]
+        assert note.startswith("semantic search is off: ") and "libonnxruntime" in note, note
+        message = s.error("memory_search", text="sessions", mode="semantic")
+        assert "internal error" not in message and "semantic search is off" in message
+    cli = Cli(tmp_path, tmp_path / "data")
+    cli.env["PYTHONPATH"] = env["PYTHONPATH"]
+    r = cli.ok("search", "how do we store sessions?")
+    assert "Keep sessions in cookies" in r.out and "semantic search is off" in r.err
