@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -16,7 +17,7 @@ HOME_LINKS = {
     "Café", "projects/x/Topic",
 }
 ALPHA_BACKLINKS = {"Home", "notes/Beta", "archive/old/Alpha", "broken-front-matter"}
-STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop"}
+STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop", "from_id", "to_id"}
 
 
 def pages(*keys: str) -> set[str]:
@@ -97,13 +98,15 @@ def test_both_lists_out_neighbours_before_in_neighbours(cli: Cli) -> None:
 
 
 def test_json_gives_edge_records_with_exactly_the_documented_keys(cli: Cli) -> None:
-    """--json prints edge records: type, hemisphere, from, to, rel, direction, hop."""
+    """--json prints edge records: type, hemisphere, from, to, rel, direction, hop, ids."""
     records = cli.ok("links", "Alpha", "--direction", "both", "--json").json()
     assert all(set(r) == STEP_KEYS for r in records)
-    assert records[0] == {
+    first = {k: v for k, v in records[0].items() if k not in ("from_id", "to_id")}
+    assert first == {
         "type": "edge", "hemisphere": "knowledge", "from": "Alpha", "to": "Home",
         "rel": "links", "direction": "out", "hop": 1,
     }
+    assert cli.json("get", records[0]["to_id"])["key"] == "Home"
     assert {r["from"] for r in records if r["direction"] == "in"} == ALPHA_BACKLINKS
     assert {r["to"] for r in records[1:]} == {"Alpha"}
 
@@ -189,9 +192,11 @@ def test_ten_fresh_imports_give_byte_identical_links_and_the_nearest_folder(
         c = Cli(tmp_path, tmp_path / f"data-{run}")
         c.ok("import", str(vault))
         # from y, three hops both ways reach every page and report every links edge once
-        outputs.add(c.ok("links", "y", "--direction", "both", "--depth", "3", "--json").out)
+        out = c.ok("links", "y", "--direction", "both", "--depth", "3", "--json").out
+        # the ids each run mints differ; everything else is byte-identical
+        outputs.add(re.sub(r'"(from|to)_id": "[0-9a-f]{24}"', r'"\1_id": ID', out))
     assert len(outputs) == 1
-    records = json.loads(outputs.pop())
+    records = json.loads(outputs.pop().replace(": ID", ': "id"'))
     edges: dict[str, list[str]] = {}
     for r in records:
         edges.setdefault(r["from"], []).append(r["to"])

@@ -53,7 +53,7 @@ EDGE_KEYS = {
     "id", "rel", "from", "to", "data", "valid_from", "valid_to", "recorded_at",
     "closure_recorded_at",
 }
-STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop"}
+STEP_KEYS = {"type", "hemisphere", "from", "to", "rel", "direction", "hop", "from_id", "to_id"}
 REPO_SCOPE = re.compile(r"^repo:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 

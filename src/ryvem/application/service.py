@@ -725,7 +725,11 @@ class Service:
                 names,
             )
         when = "" if at is None else f" at {format_us(at)}"
-        raise NotFound(f"no node {ref!r} in scope {sc}{when}{_known(k)}")
+        # A bare key names a current node only; say how to reach a retired one (its history,
+        # why it was dropped) rather than leave the caller guessing.
+        hint = "" if sep and rest and SLUG.match(kind) else (
+            "; a bare KEY names only a current node: name a retired one by KIND/KEY or its id")
+        raise NotFound(f"no node {ref!r} in scope {sc}{when}{_known(k)}{hint}")
 
     def known(self, version: NodeVersion, known_at: int | None) -> NodeVersion:
         """``version`` as ryvem knew it at ``known_at`` (itself when None): a window's end,

@@ -28,6 +28,7 @@ in :meth:`reindex`. A search that finds a larger backlog says how many rows it m
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -55,11 +56,20 @@ EmbedderLoader = Callable[[], "Embedder | str"]  # the embedder, or why there is
 
 def default_embedder() -> Embedder | str:
     """The default local embedder (:mod:`ryvem.embedding`), or the one-line reason it is off."""
-    from ryvem.embedding import load_default, probe
+    from ryvem.embedding import RUNTIME_MODULES, load_default, probe
 
     reason = probe()
-    embedder = load_default() if reason is None else None
-    return embedder if embedder is not None else (reason or "semantic search is off")
+    if reason is not None:
+        return reason
+    try:
+        embedder = load_default()
+        for module in RUNTIME_MODULES:  # the model loads them lazily: fail here, not mid-search
+            importlib.import_module(module)
+    except Exception as e:  # installed but broken (a missing .so, a wheel for another CPU)
+        # Search is then lexical and says why, as when the extra is not installed.
+        why = " ".join(str(e).split())[:200]
+        return f"semantic search is off: the model could not load ({type(e).__name__}: {why})"
+    return embedder if embedder is not None else "semantic search is off"
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ and nothing ever prints a traceback.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback
@@ -23,6 +22,7 @@ from ryvem.application.service import Service
 from ryvem.application.session import Session
 from ryvem.backends import GraphRepository, open_session
 from ryvem.cli.text import safe
+from ryvem.domain import jsontext
 from ryvem.errors import RyvemError
 from ryvem.settings import Settings
 
@@ -186,4 +186,4 @@ def errors_to_exit() -> Iterator[None]:
 
 
 def echo_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(jsontext.dumps(value, indent=2) + "\n")

@@ -7,7 +7,6 @@ markdown files into page nodes and prints a summary; the folder is never written
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -29,6 +28,7 @@ from ryvem.cli.common import (
     state,
 )
 from ryvem.cli.text import say
+from ryvem.domain import jsontext
 from ryvem.domain.model import NodeHead
 from ryvem.domain.traversal import discovered_heads
 
@@ -225,7 +225,7 @@ def import_(
         pending = session.vector_pending()
         record = {**summary.record(), "embedded": embedded, "vectors_pending": pending}
         if as_json and watch:  # the watch prints JSON Lines: the summary is its first line
-            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+            sys.stdout.write(jsontext.dumps(record) + "\n")
             sys.stdout.flush()
         elif as_json:
             echo_json(record)
@@ -267,7 +267,7 @@ def _watch(
         for problem in applied.problems:
             say(f"warning: {problem.line()}", err=True)
         if as_json:
-            sys.stdout.write(json.dumps(applied.record(), ensure_ascii=False) + "\n")
+            sys.stdout.write(jsontext.dumps(applied.record()) + "\n")
             sys.stdout.flush()
             return
         for ref in applied.written:
@@ -288,7 +288,7 @@ def _watch(
         for s, handler in previous.items():
             signal.signal(s, handler)
     if as_json:
-        sys.stdout.write(json.dumps(total.record(), ensure_ascii=False) + "\n")
+        sys.stdout.write(jsontext.dumps(total.record()) + "\n")
     else:
         say(total.line())
 

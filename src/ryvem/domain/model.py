@@ -288,6 +288,10 @@ class Step(NamedTuple):
             "rel": self.rel,
             "direction": self.direction,
             "hop": self.hop,
+            # a key may be shared by two kinds (and a walk may cross scopes): the ids name
+            # exactly the versions the step joins, and read back from any scope
+            "from_id": self.src.id,
+            "to_id": self.dst.id,
         }
 
 

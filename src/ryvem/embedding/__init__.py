@@ -25,10 +25,13 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = [
-    "EMBEDDING_OFF", "EMBEDDING_ON", "Embedder", "embedding_wanted", "load_default", "probe",
+    "EMBEDDING_OFF", "EMBEDDING_ON", "RUNTIME_MODULES", "Embedder", "embedding_wanted",
+    "load_default", "probe",
 ]
 
-_NEEDED = ("numpy", "onnxruntime", "tokenizers")
+RUNTIME_MODULES = ("numpy", "onnxruntime", "tokenizers")
+"""What the model needs at run time (the extra ``ryvem[semantic]``)."""
+_NEEDED = RUNTIME_MODULES
 
 
 @runtime_checkable

@@ -32,7 +32,7 @@ from ryvem.domain.model import LINKS, SUPERSEDES, Edge
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.domain.timeutil import parse_time
 from ryvem.errors import RyvemError
-from ryvem.export.markdown import render_body
+from ryvem.export.markdown import render_body, shown
 from ryvem.safefile import check_target, write_atomic
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def _summary(data: dict[str, Any]) -> list[list[str]]:
         )
         if len(text) > DATA_SUMMARY_CHARS:
             text = text[: DATA_SUMMARY_CHARS - 1] + "…"
-        out.append([name, text])
+        out.append([shown(name), shown(text)])
     return out
 
 
@@ -188,7 +188,7 @@ def build_payload(
         # Sparse columns: [index, value] pairs.
         "names": [[i, v.entity] for i, v in enumerate(versions)
                   if entity_of[v.entity] == i and v.entity != v.id],
-        "r": [[i, v.retired_reason] for i, v in enumerate(versions)
+        "r": [[i, shown(v.retired_reason)] for i, v in enumerate(versions)
               if v.retired_reason is not None],
     }
     return {

@@ -212,11 +212,12 @@ class TraversalContract(ContractBase):
         assert walk(steps) == [("local", "shared", "out", 1)]
 
     def test_a_step_record_has_exactly_the_documented_keys(self, ring: Service) -> None:
-        """Each JSON edge record carries type, hemisphere, from, to, rel, direction and hop."""
+        """Each JSON edge record carries type, hemisphere, from, to, rel, direction, hop, and
+        the ids of the two versions it joins (a key may be shared by two kinds)."""
         records = [s.record() for s in ring.traverse("a", direction="both")]
         assert records[0] == {
             "type": "edge", "hemisphere": "knowledge", "from": "a", "to": "b", "rel": "links",
-            "direction": "out", "hop": 1,
+            "direction": "out", "hop": 1, "from_id": ring.get("a").id, "to_id": ring.get("b").id,
         }
         assert records[-1]["direction"] == "in"
         assert all(set(r) == set(records[0]) for r in records)
