@@ -160,7 +160,11 @@
     return out;
   }
   var labelOrder = byDegree(N, function (i) { return deg[i]; });
-  var edgeOrder = byDegree(M, function (j) { return Math.max(deg[headOf[eA[j]]], deg[headOf[eB[j]]]); });
+  // An edge's ends are entities, except a supersedes edge's, which are versions: its weight
+  // is read at their entity's head (a version's own headOf is -1, and deg[-1] a NaN that the
+  // counting sort dropped, leaving edge 0 in its place: drawn many times, supersedes never).
+  function endHead(j, v) { return headOf[eSup[j] ? nEnt[v] : v]; }
+  var edgeOrder = byDegree(M, function (j) { return Math.max(deg[endHead(j, eA[j])], deg[endHead(j, eB[j])]); });
 
   var kinds = S.filter(function (s, i) { for (var k = 0; k < N; k++) if (nKind[k] === i) return true; return false; });
   var kindIdx = new Map(kinds.map(function (k) { return [k, S.indexOf(k)]; }));
@@ -1364,6 +1368,13 @@
     settled: settled,
     view: function () { return { x: view.x, y: view.y, k: view.k }; },
     screenPos: screenPos,
+    edges: function () { // the edges drawn, live then ghosts: {from, to (version ids), rel, live}
+      var out = [];
+      for (var n = 0; n < nEdgeLive + nEdgeGhost; n++) {
+        out.push({ from: ids[edgeList[2 * n]], to: ids[edgeList[2 * n + 1]], rel: S[eRel[visEdgeIdx[n]]], live: n < nEdgeLive });
+      }
+      return out;
+    },
     visibleIds: function () { return Array.from(visList.subarray(0, nVis)).sort(function (a, b) { return a - b; }).map(function (i) { return ids[i]; }); },
     positions: function () {
       var out = {};
