@@ -31,6 +31,7 @@ pytestmark = [
 ]
 
 SCOPE = "board:notes"
+AS_OF = "2025-05-15T00:00:00+14:00"  # 2025-05-14T10:00:00Z
 
 
 @dataclass
@@ -39,6 +40,7 @@ class Vault:
     now_page: Path
     known_page: Path
     known_at: str
+    as_of_page: Path
 
 
 def _iso(when: datetime) -> str:
@@ -78,9 +80,11 @@ def vault(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Vault]:
     cli.ok("put", "note", "--key", "late", "--title", "Late note", "--scope", SCOPE,
            "--body", "About [[home]].", "--valid-from", "2025-03-01T00:00:00+01:00")
     now_page, known_page = root / "now.html", root / "known.html"
+    as_of_page = root / "as-of.html"
     cli.ok("export", "--out", str(now_page), "--scope", SCOPE)
     cli.ok("export", "--out", str(known_page), "--scope", SCOPE, "--known-at", known_at)
-    yield Vault(cli, now_page, known_page, known_at)
+    cli.ok("export", "--out", str(as_of_page), "--scope", SCOPE, "--as-of", AS_OF)
+    yield Vault(cli, now_page, known_page, known_at, as_of_page)
 
 
 def _keys(page: Path) -> dict[str, str]:
@@ -179,3 +183,21 @@ def test_with_history_on_every_supersedes_edge_is_drawn_once(
     sup = [p for p in pairs if p[2] == "supersedes"]
     assert len(set(sup)) == len(sup) > 0
     assert w.console_errors == []
+
+
+def test_a_page_exported_as_of_t_opens_on_what_was_true_at_t_and_holds_nothing_after_it(
+    vault: Vault, open_page: Any
+) -> None:
+    """`export --as-of T` is the graph as it stood at T: its "now" draws what
+    `search --as-of T` and `links --as-of T` answer (it drew 1 of 5 pages: only the windows
+    still open today), and no change after T (a supersede, a delete) is in it."""
+    keys = _keys(vault.as_of_page)
+    w = open_page(vault.as_of_page.as_uri())
+    assert hook(w.page, "instant") is None
+    want_ids, want_edges = _cli_graph(vault.cli, "2025-05-14T10:00:00.000000Z", None, keys)
+    ids, edges, drawn = _page_graph(w.page, "now", keys)
+    assert (ids, edges, drawn) == (want_ids, want_edges, len(want_edges))
+    assert len(ids) == 5
+    assert hook(w.page, "timeline")["last"] <= "2025-05-14T10:00:00.000000Z"
+    html = vault.as_of_page.read_text(encoding="utf-8")
+    assert "deleted in commit" not in html, "ideas was deleted in June, after T"
