@@ -1317,8 +1317,9 @@
     }
   });
   document.addEventListener("keydown", function (ev) {
+    // Typing is text entry: a slider, a checkbox or a select holding the focus is not.
     var tag = (ev.target && ev.target.tagName) || "";
-    var typing = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+    var typing = tag === "TEXTAREA" || (tag === "INPUT" && !/^(range|checkbox|radio|button)$/.test(ev.target.type));
     if (ev.key === "/" && !typing) { ev.preventDefault(); search.focus(); search.select(); }
     else if (ev.key === "Escape" && !typing) { if (matches) clearSearch(); else closePanel(); }
   });
