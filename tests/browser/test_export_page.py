@@ -168,6 +168,26 @@ def test_search_dims_the_rest_and_enter_centres_the_strongest_match(
     assert hook(page, "matches") == []
 
 
+def test_slash_focuses_search_after_the_time_slider_or_a_checkbox_was_used(
+    sample: Sample, open_page: Any
+) -> None:
+    """A range, checkbox or select holding the focus is not typing: `/` still focuses the
+    search (it stayed on the slider or the History box, so a person who had just moved
+    through time could not search by keyboard)."""
+    w = open_page(sample.url)
+    page = w.page
+    for control in ("#t-range", "#history", "#t-speed"):
+        page.click(control)
+        page.keyboard.press("Escape")  # a select's list, if it opened
+        page.keyboard.press("/")
+        assert page.evaluate("() => document.activeElement.id") == "search", control
+        page.keyboard.type("latency")
+        assert page.input_value("#search") == "latency", control
+        assert hook(page, "matches") != [], control
+        page.keyboard.press("Escape")
+    assert w.console_errors == []
+
+
 def test_toggling_a_kind_or_history_changes_the_header_count(
     sample: Sample, open_page: Any
 ) -> None:

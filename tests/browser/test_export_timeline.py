@@ -234,3 +234,28 @@ def test_moving_the_slider_draws_the_nodes_at_once_and_the_edges_when_it_rests(
     wait_until(page, SETTLED)
     assert hook(page, "frames")["drawnEdges"] == counts["edges"]
     assert w.console_errors == []
+
+
+def test_an_instant_written_with_a_zone_or_as_a_date_opens_the_same_instant(
+    history: tuple[Sample, Any, Any], open_page: Any
+) -> None:
+    """`#t=` and `setInstant` take what the CLI's `--as-of` takes — a date, a zone offset on
+    either side of a DST change, no zone (UTC) — and name the same instant in UTC; a zone in
+    the link was ignored and the page opened at now without a word."""
+    sample, _, _ = history
+    for written, want in (
+        ("2026-03-29T03:30:00+02:00", "2026-03-29T01:30:00.000000Z"),  # CEST, just after
+        ("2026-10-25T02:30:00+01:00", "2026-10-25T01:30:00.000000Z"),  # CET, the repeated hour
+        ("2026-10-25T02:30:00%2B02:00", "2026-10-25T00:30:00.000000Z"),
+        ("2026-11-30T12:00:00-0330", "2026-11-30T15:30:00.000000Z"),
+        ("2026-11-30T12:00", "2026-11-30T12:00:00.000000Z"),
+        ("2026-11-30", "2026-11-30T00:00:00.000000Z"),
+    ):
+        w = open_page(sample.url + "#t=" + written)
+        # The page's history is today's: an instant before its first change is kept as given.
+        assert hook(w.page, "instant") == want, written
+        assert hook(w.page, "setInstant", "now")
+        hook(w.page, "setInstant", written.replace("%2B", "+"))
+        assert hook(w.page, "instant") == want, written
+    w = open_page(sample.url + "#t=2026-11-31")
+    assert hook(w.page, "instant") is None, "not a date: the page opens at now"

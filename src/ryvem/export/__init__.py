@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from html import escape
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ryvem.domain.model import LINKS, SUPERSEDES, Edge
+from ryvem.domain.model import LINKS, SUPERSEDES, Edge, NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.domain.timeutil import parse_time
 from ryvem.errors import RyvemError
@@ -120,7 +120,8 @@ def build_payload(
 ) -> dict[str, Any]:
     """The page's data: every version and edge (in ``scope`` when given), ordered by id.
 
-    ``as_of`` keeps the history up to that valid time (rows begun by then); ``known_at`` the
+    ``as_of`` keeps the history up to that valid time (rows begun by then, a window ending
+    later left open: the page's "now" is ``as_of``); ``known_at`` the
     rows ryvem had recorded by then, with their windows as known then (a later-recorded end
     is left open): the page as it would have been exported then.
 
@@ -135,7 +136,7 @@ def build_payload(
     filt = parse_scope_filter(scope)
     at, k = _time(as_of), _time(known_at)
     versions = sorted(
-        (seen for batch in service.iter_graph() for v, _targets in batch
+        (_until(seen, at) for batch in service.iter_graph() for v, _targets in batch
          if filt.matches(v.scope) and (seen := v.seen_at(at, k)) is not None),
         key=lambda v: v.id,
     )
@@ -147,8 +148,9 @@ def build_payload(
     links_from: dict[str, list[Edge]] = {}
     for batch in service.iter_edges():
         for stored in batch:
-            if (e := stored.seen_at(at, k)) is None:
+            if (seen_edge := stored.seen_at(at, k)) is None:
                 continue
+            e = _until(seen_edge, at)
             ends = index if e.rel == SUPERSEDES else entity_of
             if e.src in ends and e.dst in ends:
                 edges.append(e)
@@ -207,6 +209,23 @@ def build_payload(
         },
         "bodies": bodies,
     }
+
+
+_Row = TypeVar("_Row", NodeVersion, Edge)
+
+
+def _until(row: _Row, as_of: int | None) -> _Row:
+    """``row`` as the history up to ``as_of`` holds it: a window that ends after ``as_of``
+    is still open then (with no successor or retire reason yet), so the page's "now" is
+    ``as_of`` and nothing that happened later is in it."""
+    if as_of is None or row.valid_to is None or row.valid_to <= as_of:
+        return row
+    if isinstance(row, NodeVersion):
+        return row.model_copy(update={
+            "valid_to": None, "superseded_by": None, "retired_reason": None,
+            "closure_recorded_at": None,
+        })
+    return row.model_copy(update={"valid_to": None, "closure_recorded_at": None})
 
 
 def _time(value: object) -> int | None:

@@ -55,11 +55,27 @@
     var ms = Math.floor(us / 1000), rest = us - ms * 1000;
     return new Date(ms).toISOString().slice(0, 23) + pad(rest, 3) + "Z";
   }
+  // An ISO 8601 date or date-time, as the CLI's --as-of takes it: seconds and a fraction
+  // optional, a zone Z or an offset (+02:00, -0330), none meaning UTC; NaN when it is not one.
+  var ISO = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?([Zz]|[+-]\d\d(?::?\d\d(?::?\d\d)?)?)?)?$/;
   function parseIso(text) {
-    var m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6})\d*)?Z$/.exec(String(text));
+    var m = ISO.exec(String(text).trim());
     if (!m) return NaN;
-    var base = Date.parse(m[1] + "Z");
-    return base * 1000 + (m[2] ? Number((m[2] + "00000").slice(0, 6)) : 0);
+    var mo = +m[2], d = +m[3], h = +(m[4] || 0), mi = +(m[5] || 0), s = +(m[6] || 0);
+    if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) return NaN;
+    var dt = new Date(0);
+    dt.setUTCFullYear(+m[1], mo - 1, d); // not Date.UTC: it reads years 0-99 as 1900-1999
+    dt.setUTCHours(h, mi, s, 0);
+    if (dt.getUTCMonth() !== mo - 1 || dt.getUTCDate() !== d) return NaN; // 2026-11-31
+    var us = dt.getTime() * 1000 + (m[7] ? Number((m[7] + "00000").slice(0, 6)) : 0);
+    var z = m[8];
+    if (z && z !== "Z" && z !== "z") {
+      var dg = z.slice(1).replace(/:/g, "");
+      var oh = +dg.slice(0, 2), om = +(dg.slice(2, 4) || 0), os = +(dg.slice(4, 6) || 0);
+      if (oh > 23 || om > 59 || os > 59) return NaN;
+      us += (z[0] === "+" ? -1 : 1) * ((oh * 60 + om) * 60 + os) * 1e6;
+    }
+    return us;
   }
 
   // ---- the model (columns) ------------------------------------------------------------
@@ -160,7 +176,11 @@
     return out;
   }
   var labelOrder = byDegree(N, function (i) { return deg[i]; });
-  var edgeOrder = byDegree(M, function (j) { return Math.max(deg[headOf[eA[j]]], deg[headOf[eB[j]]]); });
+  // An edge's ends are entities, except a supersedes edge's, which are versions: its weight
+  // is read at their entity's head (a version's own headOf is -1, and deg[-1] a NaN that the
+  // counting sort dropped, leaving edge 0 in its place: drawn many times, supersedes never).
+  function endHead(j, v) { return headOf[eSup[j] ? nEnt[v] : v]; }
+  var edgeOrder = byDegree(M, function (j) { return Math.max(deg[endHead(j, eA[j])], deg[endHead(j, eB[j])]); });
 
   var kinds = S.filter(function (s, i) { for (var k = 0; k < N; k++) if (nKind[k] === i) return true; return false; });
   var kindIdx = new Map(kinds.map(function (k) { return [k, S.indexOf(k)]; }));
@@ -1313,8 +1333,9 @@
     }
   });
   document.addEventListener("keydown", function (ev) {
+    // Typing is text entry: a slider, a checkbox or a select holding the focus is not.
     var tag = (ev.target && ev.target.tagName) || "";
-    var typing = tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+    var typing = tag === "TEXTAREA" || (tag === "INPUT" && !/^(range|checkbox|radio|button)$/.test(ev.target.type));
     if (ev.key === "/" && !typing) { ev.preventDefault(); search.focus(); search.select(); }
     else if (ev.key === "Escape" && !typing) { if (matches) clearSearch(); else closePanel(); }
   });
@@ -1364,6 +1385,13 @@
     settled: settled,
     view: function () { return { x: view.x, y: view.y, k: view.k }; },
     screenPos: screenPos,
+    edges: function () { // the edges drawn, live then ghosts: {from, to (version ids), rel, live}
+      var out = [];
+      for (var n = 0; n < nEdgeLive + nEdgeGhost; n++) {
+        out.push({ from: ids[edgeList[2 * n]], to: ids[edgeList[2 * n + 1]], rel: S[eRel[visEdgeIdx[n]]], live: n < nEdgeLive });
+      }
+      return out;
+    },
     visibleIds: function () { return Array.from(visList.subarray(0, nVis)).sort(function (a, b) { return a - b; }).map(function (i) { return ids[i]; }); },
     positions: function () {
       var out = {};
