@@ -15,22 +15,19 @@ import re
 
 import typer
 
+from ryvem.domain.controls import HIDDEN, visible
+
 __all__ = ["UNSAFE", "safe", "say"]
 
-_REST = "\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff"  # DEL, C1, bidi, surrogates
+_REST = HIDDEN + "\ud800-\udfff"  # DEL, C1, bidi, lone surrogates
 UNSAFE = re.compile(f"[\x00-\x1f{_REST}]")
 _UNSAFE_IN_LINES = re.compile(f"[\x00-\x08\x0b-\x1f{_REST}]")  # keeps tab and newline
-
-
-def _escape(m: re.Match[str]) -> str:
-    c = ord(m.group(0))
-    return f"\\x{c:02x}" if c <= 0xFF else f"\\u{c:04x}"
 
 
 def safe(text: object, *, keep_lines: bool = False) -> str:
     """``text`` with every control, bidi override and lone surrogate shown as an escape."""
     pattern = _UNSAFE_IN_LINES if keep_lines else UNSAFE
-    return pattern.sub(_escape, str(text))
+    return pattern.sub(visible, str(text))
 
 
 def say(text: object, *, err: bool = False, keep_lines: bool = False) -> None:

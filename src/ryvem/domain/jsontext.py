@@ -14,10 +14,12 @@ import json
 import re
 from typing import Any
 
+from ryvem.domain.controls import HIDDEN
+
 __all__ = ["dumps"]
 
 # Only inside JSON strings can these appear, so an escape there is always valid JSON.
-_RAW = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_RAW = re.compile(f"[{HIDDEN}]")
 
 
 def _escape(m: re.Match[str]) -> str:

@@ -23,6 +23,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from ryvem.domain.controls import HIDDEN, visible
 from ryvem.domain.links import normalize, split_anchor
 
 __all__ = ["SAFE_SCHEMES", "is_safe_url", "render_body", "shown"]
@@ -36,18 +37,13 @@ _IGNORED = re.compile(r"[\x00-\x20\x7f]+")  # browsers drop these inside a URL
 # return (text layout), DEL, C1 controls, the bidi overrides and isolates. In the page they
 # would be invisible bytes that ride along when a person copies the text into a terminal
 # (an OSC 52 clipboard write, an OSC 8 link), or reorder what the panel appears to say.
-_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def _escape(m: re.Match[str]) -> str:
-    c = ord(m.group(0))
-    return f"\\x{c:02x}" if c <= 0xFF else f"\\u{c:04x}"
+_INVISIBLE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{HIDDEN}]")
 
 
 def shown(text: str) -> str:
     """``text`` with every control and bidi override written as a visible escape
     (``\\x1b``, ``\\u202e``), as ``ryvem graph get`` prints it."""
-    return _INVISIBLE.sub(_escape, text)
+    return _INVISIBLE.sub(visible, text)
 
 
 def is_safe_url(url: str) -> bool:
