@@ -101,3 +101,15 @@ def test_a_snippet_marks_other_forms_of_a_query_word(
 def test_a_snippet_does_not_mark_a_word_that_only_shares_a_start_with_a_query_word() -> None:
     text = snippet("Title", "A keynote about keys.", parse_search("key"))
     assert re.findall(r"\*\*(.+?)\*\*", text) == ["keys"]
+
+
+def test_a_snippet_marks_only_the_words_the_search_ranked_on_not_the_dropped_stop_words(
+) -> None:
+    """"how do we store sessions" ranks on "store" and "sessions": "We" in the body is not
+    why the row was found, so it is not marked (the snippet's marks explain the hit)."""
+    text = snippet("Title", "We store user sessions in signed cookies.",
+                   parse_search("how do we store sessions"))
+    assert re.findall(r"\*\*(.+?)\*\*", text) == ["store", "sessions"]
+    # a question made only of stop words is searched as given, and marked as given
+    only = snippet("Title", "What we do and how.", parse_search("what do we do"))
+    assert re.findall(r"\*\*(.+?)\*\*", only) == ["What", "we", "do"]

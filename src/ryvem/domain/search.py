@@ -165,10 +165,12 @@ SNIPPET_TOKENS = 16
 @lru_cache(maxsize=64)
 def _matcher(query: SearchQuery) -> tuple[re.Pattern[str], Callable[[str], bool]] | None:
     """For one query (its snippets are cut once per hit): a regex of the word starts that can
-    match, and the test whether a word matches (memoised per word)."""
+    match, and the test whether a word matches (memoised per word). The words are those the
+    search ranks on (:func:`lexical_plan`): a stop word it dropped is not why a row was found,
+    so it is not marked."""
     stems: set[str] = set()
     prefixes: list[str] = []
-    for term in query.terms:
+    for term in lexical_plan(query).terms:
         folded = [fold(w) for w in term.words]
         if term.prefix and folded:
             stems.update(_stem(w) for w in folded[:-1])
@@ -192,7 +194,8 @@ def _matcher(query: SearchQuery) -> tuple[re.Pattern[str], Callable[[str], bool]
 
 def snippet(title: str, body: str, query: SearchQuery) -> str:
     """About 16 words of the body (else the title) around the first word that matches the
-    query — the same word, another form of it, or a prefix term's continuation — matches
+    query's ranked words (its stop words dropped, as ranking drops them) — the same word,
+    another form of it, or a prefix term's continuation — matches
     marked ``**word**``; the body's start when nothing matches. Cut in Python from the rows
     returned, the same on both backends (FTS5's snippet() costs a tokenisation of every
     matching row's body before the sort)."""
