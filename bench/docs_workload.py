@@ -123,6 +123,13 @@ class DocsWorkload:
             yield [self.node(i) for i in range(start, min(start + batch, self.spec.n))]
 
 
+def later_eval_questions(asked: list[str], seed: int = 11) -> list[str]:
+    """The evaluation's questions not in ``asked``, in ``eval_questions``' order."""
+    every = eval_questions(len(QUESTIONS.read_text().splitlines()), seed)
+    seen = set(asked)
+    return [q for q in dict.fromkeys(every) if q not in seen]
+
+
 def eval_questions(count: int, seed: int = 11) -> list[str]:
     """``count`` of the evaluation's questions (every split and style), shuffled with
     ``seed``, repeated when ``count`` exceeds the set."""

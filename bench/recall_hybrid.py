@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bench import recall_suite as rs
 from bench import sqlite_suite as sq
-from bench.docs_workload import eval_questions
+from bench.docs_workload import eval_questions, later_eval_questions
 from bench.run import default_corpus
 from bench.workload import Spec, Workload, search_queries
 from ryvem.adapters.sqlite import SqliteRepository
@@ -57,9 +57,13 @@ def main(argv: list[str]) -> int:
             words = search_queries(w, 100)
             queries = [f"{q} {words[i % len(words)]}" for i, q in
                        enumerate(rs.QUESTIONS * (100 // len(rs.QUESTIONS)))]
+            later = [f"{q} {words[(i + 7) % len(words)]}" for i, q in
+                     enumerate(rs.QUESTIONS * (100 // len(rs.QUESTIONS)))]
+            later = [q for q in later if q not in set(queries)]
         else:
             queries = eval_questions(100 // len(rs.QUESTIONS) * len(rs.QUESTIONS))
-        rows, info = rs.measure_hybrid(repo, embedder, queries, name)
+            later = later_eval_questions(queries)
+        rows, info = rs.measure_hybrid(repo, embedder, queries, name, later=later)
         repo.close()
         out[name] = info
         for r in rows:

@@ -11,6 +11,7 @@ mappers derive from the domain model's fields (``NODE_FIELDS``, ``EDGE_FIELDS``)
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import random
@@ -27,7 +28,8 @@ from ryvem import errors
 from ryvem.adapters.sqlite import queries, topk
 from ryvem.adapters.sqlite.errors import from_os_error, from_sqlite, is_busy
 from ryvem.adapters.sqlite.errors import unwritable as unwritable_reason
-from ryvem.adapters.sqlite.vectors import VectorSql  # numpy stays a lazy import there
+from ryvem.adapters.sqlite.postings import PostingSql  # numpy stays a lazy import there
+from ryvem.adapters.sqlite.vectors import VectorSql  # and there
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import (
     EDGE_FIELDS,
@@ -233,9 +235,32 @@ def _ranked_rows(
         return int(conn.execute(sizing).fetchone()[0])
 
     top = topk.top_k(phrases, params["limit"], rank=rank, count=count, rows=rows)
+    return _read_ranked(conn, top)
+
+
+def _read_ranked(conn: sqlite3.Connection, top: list[tuple[int, float]]) -> list[Any]:
+    """The rows of a ranked ``(seq, rank)`` list, in its order, each with its rank last."""
     found = {r[0]: r[1:] for r in conn.execute(
         _sql("search_rows"), {"seqs": _json(seq for seq, _ in top)})}
     return [(*found[seq], r) for seq, r in top]
+
+
+def _phrase_counter(
+    conn: sqlite3.Connection, counted: dict[tuple[bool, str], int] | None
+) -> Callable[[str], int]:
+    """How many current rows hold a phrase (its df), remembered in ``counted`` (see
+    ``SqliteRepository._counted``) when given."""
+    counting = _sql("match_count")
+
+    def count(phrase: str) -> int:
+        if counted is None:
+            return int(conn.execute(counting, {"match": phrase}).fetchone()[0])
+        key = (False, phrase)
+        if key not in counted:
+            counted[key] = int(conn.execute(counting, {"match": phrase}).fetchone()[0])
+        return counted[key]
+
+    return count
 
 
 def _json(values: Iterable[Any]) -> str:
@@ -480,6 +505,13 @@ class SqliteRepository:
         self._search_lock = threading.Lock()
         self._counts: dict[tuple[bool, str], int] = {}  # see _counted
         self._counted_version: int | None = None
+        # Current search's postings in memory (postings.PostingCache) when numpy is
+        # installed; guarded like the search.
+        self._postings: Any = None
+        self._postings_off = importlib.util.find_spec("numpy") is None
+        self._activity = threading.Lock()  # guards the two below (see _searching)
+        self._active = 0
+        self._quiet_since = time.monotonic()
 
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
@@ -596,6 +628,9 @@ class SqliteRepository:
     def close(self) -> None:
         with self._lock, self._search_lock:
             self._conn.close()
+            if self._postings is not None:
+                self._postings.close()
+                self._postings = None
             if self._search_conn is not None:
                 self._search_conn.close()
                 self._search_conn = None
@@ -646,6 +681,43 @@ class SqliteRepository:
             self._counts = {}
             self._counted_version = version
         return self._counts
+
+    @contextlib.contextmanager
+    def _searching(self) -> Iterator[None]:
+        """Mark a search running, so the posting filler waits for a quiet moment."""
+        with self._activity:
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._activity:
+                self._active -= 1
+                self._quiet_since = time.monotonic()
+
+    def _quiet_for(self) -> float:
+        """Seconds since the last search of this handle ended (0 while one runs)."""
+        with self._activity:
+            return 0.0 if self._active else time.monotonic() - self._quiet_since
+
+    def settle(self, timeout: float = 30.0) -> bool:
+        """Wait until the phrases current search asked to keep in memory are read (True), or
+        ``timeout`` seconds pass (False). Searches never need this — until then they rank
+        on FTS5 — but benchmarks and tests measure the state after it."""
+        postings = self._postings
+        return True if postings is None else bool(postings.filler.wait(timeout))
+
+    def _use_postings(self) -> bool:
+        """Whether current search may rank from postings in memory (:mod:`postings`): with
+        numpy, on a store whose search has a connection of its own (the filler opens
+        another). The caller holds the search's lock."""
+        if self._postings_off or self._connect_searcher is None:
+            return False
+        if self._postings is None:
+            from ryvem.adapters.sqlite.postings import Filler, PostingCache
+
+            sql = _posting_sql()
+            self._postings = PostingCache(sql, Filler(self._connect_searcher, sql, self._quiet_for))
+        return True
 
     def _searcher(self) -> sqlite3.Connection:
         """The full-text search's connection (opened on first use; ``_conn`` when the store
@@ -905,6 +977,18 @@ class SqliteRepository:
         as_of: int | None,
         known_at: int | None = None,
     ) -> list[SearchHit]:
+        with self._searching():
+            return self._search(query, kinds, scope, limit, as_of, known_at)
+
+    def _search(
+        self,
+        query: SearchQuery,
+        kinds: Sequence[str],
+        scope: ScopeFilter,
+        limit: int,
+        as_of: int | None,
+        known_at: int | None = None,
+    ) -> list[SearchHit]:
         shape, sparams = _scope_params(scope)
         params: dict[str, Any] = {
             "kinds": _json(kinds), "limit": limit, **_when(as_of, known_at), **sparams,
@@ -925,10 +1009,19 @@ class SqliteRepository:
         else:
             name = "search_fulltext"
         ranking = _sql(name, **when, scope=shape, kinds=by_kind)
-        rows = self._search_snapshot(
-            lambda conn: _ranked_rows(conn, ranking, phrases, params, every_version=past,
-                                      counted=self._counted(conn))
-        )
+        def ranked(conn: sqlite3.Connection) -> list[Any]:
+            counted = self._counted(conn)
+            if not past and self._use_postings():
+                top = self._postings.top_k(
+                    lambda q, p: conn.execute(q, p).fetchall(), phrases, kinds, scope, limit,
+                    _phrase_counter(conn, counted),
+                )
+                if top is not None:
+                    return _read_ranked(conn, top)
+            return _ranked_rows(conn, ranking, phrases, params, every_version=past,
+                                counted=counted)
+
+        rows = self._search_snapshot(ranked)
         return [
             SearchHit.model_construct(
                 id=r[0], kind=r[1], scope=r[2], title=r[3], snippet=snippet(r[3], r[4], query),
@@ -1080,6 +1173,17 @@ class SqliteRepository:
         scope: ScopeFilter,
         limit: int,
     ) -> list[SearchHit]:
+        with self._searching():
+            return self._vector_search(model, vector, kinds, scope, limit)
+
+    def _vector_search(
+        self,
+        model: str,
+        vector: bytes,
+        kinds: Sequence[str],
+        scope: ScopeFilter,
+        limit: int,
+    ) -> list[SearchHit]:
         from ryvem.adapters.sqlite.vectors import VectorCache
 
         with self._lock:
@@ -1183,6 +1287,13 @@ def _vector_sql() -> VectorSql:
     """The statements a vector cache refreshes with (made once)."""
     return VectorSql(log=_sql("vector_log"), removed=_sql("vector_removed_since"),
                      ids=_sql("vector_ids"), after=_sql("vector_rows_after"))
+
+
+def _posting_sql() -> PostingSql:
+    """The statements a posting cache reads with."""
+    return PostingSql(state=_sql("text_index_state"), rows_after=_sql("text_rows_after"),
+                      text_after=_sql("text_of_rows_after"), ids=_sql("text_ids"),
+                      ids_in=_sql("text_ids_in"), phrase=_sql("phrase_scores"))
 
 
 def _split_sql(script: str) -> list[str]:

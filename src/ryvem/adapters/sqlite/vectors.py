@@ -48,7 +48,7 @@ class VectorSql:
 
 
 @dataclass
-class _Codes:
+class Codes:
     """Strings (kinds, scopes) as small integers, so filters are numpy masks."""
 
     codes: dict[str, int] = field(default_factory=dict)
@@ -76,8 +76,8 @@ class VectorCache:
         self.matrix: npt.NDArray[np.float32] = np.zeros((0, 0), np.float32)
         self.live: npt.NDArray[np.bool_] | None = None  # None: every row is still stored
         self.removed_pos = 0  # the removal log's position this cache has read up to
-        self.kind_codes = _Codes()
-        self.scope_codes = _Codes()
+        self.kind_codes = Codes()
+        self.scope_codes = Codes()
 
     @property
     def size(self) -> int:

@@ -1,0 +1,221 @@
+"""Current search on SQLite ranks from postings held in memory once a store handle has read a
+question's common phrases (``ryvem.adapters.sqlite.postings``): it must give exactly the rows,
+scores and order of FTS5's single ``OR`` query — with kind and scope filters, and after rows
+are added, superseded, retired and forgotten by another handle — and it must really answer
+from memory, not fall back to FTS5 (the fallback is switched off where that is asserted)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.adapters.sqlite import repository as sqlite_repository
+from ryvem.adapters.sqlite.postings import CACHED_FROM, Version, varints
+from ryvem.adapters.sqlite.repository import _fts_phrases
+from ryvem.application.service import NewNode, Service
+from ryvem.domain.scopes import ALL_SCOPES, ScopeFilter
+from ryvem.domain.search import parse_search
+
+pytest.importorskip("numpy", reason="postings in memory need numpy (the semantic extra)")
+
+COMMON = ["page", "note", "space", "server", "query"]  # each in most rows
+MIDDLING = [f"mid{w}" for w in "abcdefgh"]
+RARE = [f"rare{w}" for w in "abcdefgh"]
+ROWS = 2400
+
+QUESTIONS = [
+    "page note rarea",
+    "how does the server query the space for rareb and midc",
+    "page space server",
+    "midd mide page",
+    "rarec rared rarec page",
+    "note midf* space",
+    '"page note" rarea server',
+    "server",
+    "midg page query note space server midh",
+]
+FILTERS: list[tuple[tuple[str, ...], ScopeFilter]] = [
+    ((), ALL_SCOPES),
+    (("decision",), ALL_SCOPES),
+    ((), ScopeFilter(exact="repo:app")),
+    (("note",), ScopeFilter(shape="repo")),
+    ((), ScopeFilter(shape="global")),
+]
+
+
+def _text(rng: random.Random) -> str:
+    words = [w for w in COMMON if rng.random() < 0.7]
+    words += [w for w in MIDDLING if rng.random() < 0.05]
+    words += [w for w in RARE if rng.random() < 0.004]
+    words += ["filler"] * rng.randint(0, 25)
+    rng.shuffle(words)
+    return " ".join(words)
+
+
+def _node(i: int, text: str) -> NewNode:
+    return NewNode(kind="note" if i % 3 else "decision", title=text[:30], key=f"k{i}",
+                   scope="global" if i % 2 else "repo:app", body=text)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[tuple[SqliteRepository, Service, Path]]:
+    path = tmp_path / "p.db"
+    repo = SqliteRepository.open(path)
+    rng = random.Random(5)
+    nodes = [_node(i, _text(rng)) for i in range(ROWS)]
+    service = Service(repo)
+    for start in range(0, ROWS, 600):
+        service.write_many(nodes[start:start + 600])
+    # ties: the same text under three keys
+    service.write_many([NewNode(kind="note", title="page note", key=f"dup{i}", scope="global",
+                                body="page note server") for i in range(3)])
+    yield repo, service, path
+    repo.close()
+
+
+def _fts5(path: Path, phrases: list[str], kinds: tuple[str, ...], scope: ScopeFilter,
+          limit: int) -> list[tuple[str, float]]:
+    """FTS5's own answer: one OR query, every match scored, on a connection of its own."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(
+            "SELECT n.id, n.kind, n.scope, bm25(nodes_fts, 4.0, 2.0, 1.0) AS rank "
+            "FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid "
+            "WHERE nodes_fts MATCH ? ORDER BY rank, n.seq DESC",
+            (" OR ".join(phrases),),
+        ).fetchall()
+    finally:
+        conn.close()
+    kept = [(r[0], round(-r[3], 6)) for r in rows
+            if (not kinds or r[1] in kinds) and scope.matches(r[2])]
+    return kept[:limit]
+
+
+def _answers(repo: SqliteRepository, path: Path) -> list[tuple[str, object, object]]:
+    """Every question under every filter, as searched and as FTS5 ranks it; mismatches."""
+    wrong = []
+    for text in QUESTIONS:
+        for kinds, scope in FILTERS:
+            for limit in (1, 7, 20):
+                got = [(h.id, h.score) for h in repo.search(parse_search(text), kinds, scope,
+                                                            limit, None)]
+                want = _fts5(path, _fts_phrases(parse_search(text)), kinds, scope, limit)
+                if got != want:
+                    wrong.append((text, got[:3], want[:3]))
+    return wrong
+
+
+def _warm(repo: SqliteRepository, path: Path) -> None:
+    for text in QUESTIONS:
+        repo.search(parse_search(text), (), ALL_SCOPES, 5, None)
+    assert repo.settle()
+    # the search that takes in what the filler read answers from it, exactly
+    text = QUESTIONS[2]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+        got = [(h.id, h.score) for h in repo.search(parse_search(text), (), ALL_SCOPES, 5,
+                                                    None)]
+    assert got == _fts5(path, _fts_phrases(parse_search(text)), (), ALL_SCOPES, 5)
+    assert got
+
+
+def _refuse(*args: object, **kwargs: object) -> object:
+    raise AssertionError("ranked on FTS5, not from the postings in memory")
+
+
+def test_the_common_phrases_of_a_question_are_kept_in_memory_after_it_is_asked(
+    store: tuple[SqliteRepository, Service, Path],
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    kept = set(repo._postings.postings)
+    assert {'"page"', '"note"', '"space"', '"server"', '"query"'} <= kept
+    assert not any(p.startswith('"rare') for p in kept)  # rare phrases: one cheap query each
+    assert all(len(idx) >= CACHED_FROM for idx, _ in repo._postings.postings.values())
+
+
+def test_a_search_from_memory_ranks_exactly_as_fts5_does_under_every_filter(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    monkeypatch.setattr(sqlite_repository, "_ranked_rows", _refuse)
+    assert _answers(repo, path) == []
+
+
+def test_searches_from_memory_stay_exact_while_another_handle_writes(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    writer = SqliteRepository.open(path)
+    service = Service(writer)
+    rng = random.Random(9)
+    try:
+        for round_ in range(4):
+            # new rows holding the common words (read apart, by the private table) ...
+            service.write_many([_node(ROWS + 100 * round_ + i, _text(rng)) for i in range(40)])
+            # ... superseded rows (a new text under the same key) and retired ones
+            service.write_many([_node(i, _text(rng) + " midh")
+                                for i in rng.sample(range(ROWS), 120)])
+            for hit in writer.search(parse_search("filler"), (), ALL_SCOPES, 15, None):
+                service.retire(hit.id)
+            with monkeypatch.context() as m:
+                m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+                assert _answers(repo, path) == []
+        # more closed rows than are ever checked one by one: every indexed seq read again
+        service.write_many([_node(i, _text(rng)) for i in range(0, ROWS, 2)])
+        with monkeypatch.context() as m:
+            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+            assert _answers(repo, path) == []
+    finally:
+        writer.close()
+
+
+def test_a_forgotten_word_is_not_found_from_memory_and_the_rest_stays_exact(
+    store: tuple[SqliteRepository, Service, Path],
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    writer = SqliteRepository.open(path)
+    try:
+        Service(writer).redact("space", all_scopes=True, reason="test: a pasted word",
+                               force=True)
+    finally:
+        writer.close()
+    assert repo.search(parse_search("space"), (), ALL_SCOPES, 20, None) == []
+    _warm(repo, path)
+    assert _answers(repo, path) == []
+    assert '"space"' not in repo._postings.postings
+
+
+def test_a_phrase_read_in_a_later_snapshot_than_a_search_waits_for_a_later_search() -> None:
+    read_at = Version(mark=0, newest=100, closed=10)
+    assert read_at.not_after(Version(mark=0, newest=100, closed=10))
+    assert read_at.not_after(Version(mark=0, newest=120, closed=12))
+    assert not read_at.not_after(Version(mark=0, newest=99, closed=10))  # rows added since
+    assert not read_at.not_after(Version(mark=0, newest=100, closed=9))  # rows closed since
+    assert not read_at.not_after(Version(mark=1, newest=120, closed=12))  # a forget since
+
+
+def test_varints_are_read_as_sqlite_writes_them() -> None:
+    assert varints(bytes([0x04, 0x01, 0x6D])) == [4, 1, 109]
+    assert varints(bytes([0x86, 0x8D, 0x20])) == [100_000]
+    assert varints(bytes([0x81, 0x00, 0x7F])) == [128, 127]
+    assert varints(b"") == []
+
+
+def test_closing_the_store_stops_its_background_reader(tmp_path: Path) -> None:
+    repo = SqliteRepository.open(tmp_path / "c.db")
+    Service(repo).write_many([_node(i, "page note") for i in range(CACHED_FROM + 10)])
+    repo.search(parse_search("page note"), (), ALL_SCOPES, 5, None)
+    before = {t.name for t in threading.enumerate()}
+    repo.close()
+    assert "ryvem-postings" in before
+    assert "ryvem-postings" not in {t.name for t in threading.enumerate()}
