@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ryvem.adapters.sqlite import SqliteRepository
+from ryvem.adapters.sqlite import SqliteRepository, postings
 from ryvem.adapters.sqlite import repository as sqlite_repository
 from ryvem.adapters.sqlite.postings import CACHED_FROM, Version, varints
 from ryvem.adapters.sqlite.repository import _fts_phrases
@@ -39,6 +39,7 @@ QUESTIONS = [
     '"page note" rarea server',
     "server",
     "midg page query note space server midh",
+    "the pages of servers and their queries",  # other forms of kept words
 ]
 FILTERS: list[tuple[tuple[str, ...], ScopeFilter]] = [
     ((), ALL_SCOPES),
@@ -63,8 +64,14 @@ def _node(i: int, text: str) -> NewNode:
                    scope="global" if i % 2 else "repo:app", body=text)
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[tuple[SqliteRepository, Service, Path]]:
+@pytest.fixture(params=["read inline", "read by the filler"])
+def store(request: pytest.FixtureRequest, tmp_path: Path,
+          monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[SqliteRepository, Service, Path]]:
+    """A store of common, middling and rare words. Its common words are held by about 1,700
+    rows, so a search reads them itself ("read inline"); with the inline bound at 0 every
+    one is left to the background filler, as a store of 100,000 rows does its commonest."""
+    if request.param == "read by the filler":
+        monkeypatch.setattr(postings, "INLINE_MAX", 0)
     path = tmp_path / "p.db"
     repo = SqliteRepository.open(path)
     rng = random.Random(5)
@@ -135,7 +142,7 @@ def test_the_common_phrases_of_a_question_are_kept_in_memory_after_it_is_asked(
     repo, _, path = store
     _warm(repo, path)
     kept = set(repo._postings.postings)
-    assert {'"page"', '"note"', '"space"', '"server"', '"query"'} <= kept
+    assert {repo._postings._key(f'"{w}"') for w in COMMON} <= kept  # "query" as "queri"
     assert not any(p.startswith('"rare') for p in kept)  # rare phrases: one cheap query each
     assert all(len(idx) >= CACHED_FROM for idx, _ in repo._postings.postings.values())
 
@@ -193,6 +200,34 @@ def test_a_forgotten_word_is_not_found_from_memory_and_the_rest_stays_exact(
     _warm(repo, path)
     assert _answers(repo, path) == []
     assert '"space"' not in repo._postings.postings
+
+
+def test_other_forms_of_a_word_share_what_is_kept_of_it(
+    store: tuple[SqliteRepository, Service, Path],
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    cache = repo._postings
+    assert cache._key('"pages"') == cache._key('"page"') == '"page"'
+    assert cache._key('"servers"') == '"server"'
+    assert cache._key('"page note"') == '"page note"'  # a phrase of two words: itself
+    assert cache._key('"page"*') == '"page"*'  # a prefix: itself
+    assert sum(1 for k in cache.postings if k == '"page"') == 1
+
+
+def test_the_store_s_common_words_are_read_ahead_without_being_asked(tmp_path: Path) -> None:
+    repo = SqliteRepository.open(tmp_path / "a.db")
+    try:
+        rng = random.Random(3)
+        Service(repo).write_many([_node(i, _text(rng)) for i in range(ROWS)])
+        repo.search(parse_search("rarea"), (), ALL_SCOPES, 5, None)
+        assert repo.settle()
+        repo.search(parse_search("rareb"), (), ALL_SCOPES, 5, None)  # takes in the reads
+        kept = set(repo._postings.postings)
+        assert {repo._postings._key(f'"{w}"') for w in [*COMMON, "filler"]} <= kept
+        assert not kept & {'"the"', '"of"'}  # stop words are never asked alone
+    finally:
+        repo.close()
 
 
 def test_a_phrase_read_in_a_later_snapshot_than_a_search_waits_for_a_later_search() -> None:

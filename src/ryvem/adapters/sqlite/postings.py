@@ -46,7 +46,7 @@ import math
 import queue
 import sqlite3
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -69,6 +69,11 @@ ENTRIES_KEPT = 4_000_000  # postings kept in all, least recently used dropped (8
 DELTA_MAX = 2048  # new rows tokenized apart to extend kept phrases; more: phrases dropped
 UNRESOLVED_MAX = 256  # closed rows not yet identified before every indexed seq is read
 QUIET_S = 0.05  # the filler reads a phrase once the store's searches are this quiet
+INLINE_MAX = 8192  # a common phrase not in memory yet and held by at most this many rows is
+# read by the search itself (a few ms); a commoner one is left to the filler
+INSTALL_OTHERS = 32  # fills a search takes in beyond its own phrases' (a millisecond or so)
+PREFILL_SHARE = 0.75  # of ENTRIES_KEPT: how much the filler reads ahead, commonest words first
+_VOCABULARY = object()  # a filler job: list the store's common words, then read them
 
 Read = Callable[[str, dict[str, Any]], list[Any]]
 
@@ -83,6 +88,8 @@ class PostingSql:
     ids: str  # text_ids: every indexed seq
     ids_in: str  # text_ids_in: which of some seqs are still indexed
     phrase: str  # phrase_scores: (seq, bm25 of one phrase) of every row holding it
+    vocabulary_table: str  # text_vocabulary_table: the filler's view of the indexed words
+    vocabulary: str  # text_vocabulary: indexed words held by many rows, commonest first
 
 
 def varints(blob: bytes) -> list[int]:
@@ -101,6 +108,11 @@ def varints(blob: bytes) -> list[int]:
 def _size(blob: bytes) -> int:
     """A docsize record's total: the row's tokens over every column."""
     return sum(blob) if max(blob, default=0) < 0x80 else sum(varints(blob))
+
+
+def _one_token(phrase: str) -> bool:
+    """Whether an FTS5 phrase is one quoted word (no space, no prefix star)."""
+    return len(phrase) > 2 and phrase[0] == phrase[-1] == '"' and " " not in phrase[1:-1]
 
 
 def _idf(df: int, n: int) -> float:
@@ -160,7 +172,9 @@ class Filler:
         self._sql = sql
         self._quiet_for = quiet_for
         self._stop = threading.Event()
-        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._ahead: deque[str] = deque()  # words read ahead, after every phrase asked for
+        self._skip: frozenset[str] = frozenset()
         self._done: list[Fill] = []
         self._owed = 0  # phrases asked for and not yet read
         self._cond = threading.Condition()
@@ -173,12 +187,27 @@ class Filler:
             if self._closed or not phrases:
                 return
             self._owed += len(phrases)
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._run, name="ryvem-postings", daemon=True)
-                self._thread.start()
+            self._start()
         for phrase in phrases:
             self._queue.put(phrase)
+
+    def read_ahead(self, skip: frozenset[str]) -> None:
+        """Also read the store's common words (held by ``CACHED_FROM`` rows or more, but
+        ``skip``), commonest first, up to ``PREFILL_SHARE`` of what is kept, once every
+        phrase asked for is read: a long-lived process soon has its common vocabulary."""
+        with self._cond:
+            if self._closed:
+                return
+            self._skip = skip
+            self._owed += 1
+            self._start()
+        self._queue.put(_VOCABULARY)
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="ryvem-postings",
+                                            daemon=True)
+            self._thread.start()
 
     def take(self) -> list[Fill]:
         with self._cond:
@@ -186,7 +215,8 @@ class Filler:
         return done
 
     def wait(self, timeout: float = 30.0) -> bool:
-        """Until every phrase asked for is read (True), or ``timeout`` seconds pass."""
+        """Until every phrase asked for (and read ahead) is read (True), or ``timeout``
+        seconds pass."""
         with self._cond:
             return self._cond.wait_for(lambda: self._owed == 0, timeout)
 
@@ -202,8 +232,10 @@ class Filler:
             thread.join(timeout=5.0)
 
     def _run(self) -> None:
+        conn: sqlite3.Connection | None
         try:
             conn = self._connect()
+            conn.execute(self._sql.vocabulary_table)
             conn.execute("PRAGMA query_only = ON")
         except sqlite3.Error:
             conn = None
@@ -211,19 +243,28 @@ class Filler:
             self._conn = conn
         try:
             while True:
-                phrase = self._queue.get()
-                if phrase is None or self._closed:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    item = self._ahead.popleft() if self._ahead else self._queue.get()
+                if item is None or self._closed:
                     return
                 # One phrase at a time, each once the store's searches have been quiet for a
                 # moment: on two cores a read beside a search slows the search down.
                 while self._quiet_for() < QUIET_S:
                     if self._stop.wait(QUIET_S / 2):
                         return
-                batch = [phrase]
-                fills = self._read(conn, batch)
+                if item is _VOCABULARY:
+                    words = self._vocabulary(conn)
+                    with self._cond:
+                        self._ahead.extend(words)
+                        self._owed += len(words) - 1
+                        self._cond.notify_all()
+                    continue
+                fills = self._read(conn, [str(item)])
                 with self._cond:
                     self._done.extend(fills)
-                    self._owed -= len(batch)
+                    self._owed -= 1
                     self._cond.notify_all()
         finally:
             with self._cond:
@@ -232,6 +273,25 @@ class Filler:
                 self._cond.notify_all()
             if conn is not None:
                 conn.close()
+
+    def _vocabulary(self, conn: sqlite3.Connection | None) -> list[str]:
+        """The common words to read ahead, as phrases."""
+        if conn is None or self._closed:
+            return []
+        try:
+            rows = conn.execute(self._sql.vocabulary, {"least": CACHED_FROM}).fetchall()
+        except sqlite3.Error:
+            return []
+        out: list[str] = []
+        budget = int(ENTRIES_KEPT * PREFILL_SHARE)
+        for term, df in rows:
+            if term in self._skip:
+                continue
+            budget -= int(df)
+            if budget < 0:
+                break
+            out.append('"' + str(term).replace('"', '""') + '"')
+        return out
 
     def _read(self, conn: sqlite3.Connection | None, batch: list[str]) -> list[Fill]:
         import numpy as np
@@ -261,10 +321,15 @@ class Filler:
 class PostingCache:
     """One store's common phrases and indexed rows, kept in step with ``nodes_fts``."""
 
-    def __init__(self, sql: PostingSql, filler: Filler) -> None:
+    def __init__(self, sql: PostingSql, filler: Filler,
+                 skip: frozenset[str] = frozenset()) -> None:
         self.sql = sql
         self.filler = filler
+        self._skip = skip  # words never asked alone (stop words): not read ahead
         self._scratch: sqlite3.Connection | None = None
+        self._keys: dict[str, str] = {}  # phrase -> key (see _key)
+        self._token_keys: set[str] = set()  # keys that are one token of the store's
+        self._read_ahead = False
         self._reset()
 
     def _reset(self) -> None:
@@ -281,8 +346,10 @@ class PostingCache:
         self.version: Version | None = None  # the snapshot the arrays were last brought to
         self.n = 0  # bm25()'s N and average row length, from the averages record
         self.avgdl = 0.0
-        # phrase -> (positions in ids, int32; weighted hits, float32), least recent first
+        # key (see _key) -> (positions in ids, int32; weighted hits, float32), least
+        # recent first; and the phrase each was read as (a MATCH that finds the same rows)
         self.postings: OrderedDict[str, tuple[Any, Any]] = OrderedDict()
+        self.match_of: dict[str, str] = {}
         self.entries = 0
         self.kind_codes = Codes()
         self.scope_codes = Codes()
@@ -344,12 +411,13 @@ class PostingCache:
             return
         if n > DELTA_MAX:
             self.postings.clear()
+            self.match_of.clear()
             self.entries = 0
             return
-        self._extend(read, after, first, list(self.postings))
+        self._extend(read, after, first, list(self.postings))  # keys
 
-    def _extend(self, read: Read, after: int, first: int, phrases: list[str]) -> None:
-        """``phrases``' hits in the rows from position ``first`` on (seqs above ``after``),
+    def _extend(self, read: Read, after: int, first: int, keys: list[str]) -> None:
+        """Kept phrases' hits in the rows from position ``first`` on (seqs above ``after``),
         found by indexing their text alone in a private FTS5 table with the store's
         tokenizer, each row's ``w`` read back from that table's scores."""
         import numpy as np
@@ -366,11 +434,18 @@ class PostingCache:
         counts = varints(block[0]) if block else []
         if counts and counts[0]:
             n, avgdl = counts[0], sum(counts[1:]) / counts[0]
-            for phrase in phrases:
+            present = {'"' + str(r[0]).replace('"', '""') + '"'
+                       for r in scratch.execute("SELECT term FROM tv")}
+            for phrase in keys:
+                if phrase not in self.postings:
+                    continue
+                if phrase in self._token_keys and phrase not in present:
+                    continue  # a word none of the new rows holds
                 found = scratch.execute(
-                    "SELECT rowid, bm25(t, 4.0, 2.0, 1.0) FROM t WHERE t MATCH ?", (phrase,)
+                    "SELECT rowid, bm25(t, 4.0, 2.0, 1.0) FROM t WHERE t MATCH ?",
+                    (self.match_of[phrase],),
                 ).fetchall()
-                if not found or phrase not in self.postings:
+                if not found:
                     continue
                 seqs = np.fromiter((r[0] for r in found), np.int64, len(found))
                 scores = -np.fromiter((r[1] for r in found), np.float64, len(found))
@@ -386,12 +461,40 @@ class PostingCache:
         scratch.execute("DELETE FROM t")
 
     def _scratch_table(self) -> sqlite3.Connection:
+        """A private in-memory database: ``t``, a table like nodes_fts (rows tokenized
+        apart) with its vocabulary ``tv``, and ``w``, one column with its vocabulary ``wv``
+        (a word's token)."""
         if self._scratch is None:
             conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
             conn.execute(
                 f"CREATE VIRTUAL TABLE t USING fts5(title, key, body, tokenize='{TOKENIZE}')")
+            conn.execute("CREATE VIRTUAL TABLE tv USING fts5vocab(t, row)")
+            conn.execute(f"CREATE VIRTUAL TABLE w USING fts5(x, tokenize='{TOKENIZE}')")
+            conn.execute("CREATE VIRTUAL TABLE wv USING fts5vocab(w, row)")
             self._scratch = conn
         return self._scratch
+
+    def _key(self, phrase: str) -> str:
+        """What a phrase is kept under: a quoted single word by the one token the store's
+        tokenizer makes of it (``"pages"`` and ``"page"`` find the same rows with the same
+        hits, so the same score), any other phrase by itself."""
+        key = self._keys.get(phrase)
+        if key is not None:
+            return key
+        key = phrase
+        inner = phrase[1:-1]
+        if _one_token(phrase):
+            scratch = self._scratch_table()
+            scratch.execute("DELETE FROM w")
+            scratch.execute("INSERT INTO w(x) VALUES (?)", (inner.replace('""', '"'),))
+            tokens = [r[0] for r in scratch.execute("SELECT term FROM wv")]
+            if len(tokens) == 1:
+                key = '"' + tokens[0].replace('"', '""') + '"'
+                self._token_keys.add(key)
+        if len(self._keys) > 100_000:
+            self._keys.clear()
+        self._keys[phrase] = key
+        return key
 
     def _install(self, read: Read, fill: Fill, now: Version) -> None:
         """Keep a phrase the filler read in a snapshot no later than ``now`` (the search's):
@@ -399,7 +502,8 @@ class PostingCache:
         import numpy as np
 
         assert fill.version is not None
-        if len(fill.seqs) < 1 or fill.phrase in self.postings:
+        key = self._key(fill.phrase)
+        if len(fill.seqs) < 1 or key in self.postings:
             return
         at = np.searchsorted(self.ids, fill.seqs)
         ok = at < len(self.ids)
@@ -408,12 +512,13 @@ class PostingCache:
         w = _weights(scores, self.sizes[idx], _idf(len(fill.seqs), fill.n), fill.avgdl)
         if w is None:
             return
-        self.postings[fill.phrase] = (idx.astype(np.int32), w.astype(np.float32))
+        self.postings[key] = (idx.astype(np.int32), w.astype(np.float32))
+        self.match_of[key] = fill.phrase
         self.entries += len(idx)
         if fill.version.newest < now.newest:
             first = int(np.searchsorted(self.ids, fill.version.newest, side="right"))
             if first < len(self.ids):
-                self._extend(read, fill.version.newest, first, [fill.phrase])
+                self._extend(read, fill.version.newest, first, [key])
         while self.entries > ENTRIES_KEPT and len(self.postings) > 1:
             self._drop(next(iter(self.postings)))
 
@@ -431,8 +536,9 @@ class PostingCache:
         self.dead = np.zeros(len(self.ids), np.bool_)
         self.dead_count = 0
 
-    def _drop(self, phrase: str) -> None:
-        idx, _ = self.postings.pop(phrase)
+    def _drop(self, key: str) -> None:
+        idx, _ = self.postings.pop(key)
+        self.match_of.pop(key, None)
         self.entries -= len(idx)
 
     def close(self) -> None:
@@ -460,25 +566,37 @@ class PostingCache:
         import numpy as np
 
         dfs = [count(p) for p in phrases]
-        common = [p for p, df in zip(phrases, dfs, strict=True) if df >= CACHED_FROM]
+        df_of = dict(zip(phrases, dfs, strict=True))
+        common = [p for p in phrases if df_of[p] >= CACHED_FROM]
         self.waiting += self.filler.take()
+        if not self._read_ahead:
+            self._read_ahead = True
+            self.filler.read_ahead(self._skip)
         if self.version is None and not self.waiting:  # nothing read yet: no arrays needed
-            self._ask(common)
+            self._ask([p for p in common if df_of[p] > INLINE_MAX])
             return None
         now = self.refresh(read)
         waiting, self.waiting = self.waiting, []
+        needed = {self._key(p) for p in common}
+        others = 0
         for fill in waiting:
+            key = self._key(fill.phrase)
             if fill.version is None or fill.version.mark != now.mark:
-                self.asked.discard(fill.phrase)  # failed, or read before a forget: ask again
-            elif fill.version.not_after(now):
-                self.asked.discard(fill.phrase)
+                self.asked.discard(key)  # failed, or read before a forget: asked again later
+            elif not fill.version.not_after(now):
+                self.waiting.append(fill)  # read after this search's snapshot: next time
+            elif key in needed or others < INSTALL_OTHERS:
+                others += key not in needed
+                self.asked.discard(key)
                 self._install(read, fill, now)
             else:
-                self.waiting.append(fill)  # read after this search's snapshot: next time
-        missing = [p for p in common if p not in self.postings]
-        if missing:
-            self._ask(missing)
+                self.waiting.append(fill)  # a search takes in a few at a time
+        missing = [p for p in common if self._key(p) not in self.postings]
+        if any(df_of[p] > INLINE_MAX for p in missing):
+            self._ask([p for p in missing if df_of[p] > INLINE_MAX])
             return None
+        for phrase in missing:  # a few thousand rows each: read now, and kept
+            self._install(read, self._fill_now(read, phrase, now), now)
         if limit <= 0 or not phrases or not len(self.ids) or not self.n:
             return []
         scores = np.zeros(len(self.ids), np.float64)
@@ -494,17 +612,26 @@ class PostingCache:
         return self._best(read, scores, limit)
 
     def _ask(self, phrases: Sequence[str]) -> None:
-        new = [p for p in dict.fromkeys(phrases) if p not in self.asked]
-        self.asked.update(new)
+        new = [p for p in dict.fromkeys(phrases) if self._key(p) not in self.asked]
+        self.asked.update(self._key(p) for p in new)
         self.filler.request(new)
+
+    def _fill_now(self, read: Read, phrase: str, now: Version) -> Fill:
+        import numpy as np
+
+        found = read(self.sql.phrase, {"match": phrase})
+        return Fill(phrase, now, self.n, self.avgdl,
+                    np.fromiter((r[0] for r in found), np.int64, len(found)),
+                    -np.fromiter((r[1] for r in found), np.float64, len(found)))
 
     def _contribution(self, read: Read, phrase: str, df: int) -> tuple[Any, Any] | None:
         """``phrase``'s share of every score: (positions, bm25 of the phrase at each)."""
         import numpy as np
 
-        kept = self.postings.get(phrase)
+        key = self._key(phrase)
+        kept = self.postings.get(key)
         if kept is not None:
-            self.postings.move_to_end(phrase)
+            self.postings.move_to_end(key)
             idx, w = kept
             w64 = w.astype(np.float64)
             k = K1 * (1 - B + B * self.sizes[idx] / self.avgdl)

@@ -47,7 +47,7 @@ from ryvem.domain.model import (
 )
 from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import ScopeFilter
-from ryvem.domain.search import SearchQuery, lexical_plan, snippet
+from ryvem.domain.search import STOP_WORDS, SearchQuery, lexical_plan, snippet
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     Close,
@@ -716,7 +716,8 @@ class SqliteRepository:
             from ryvem.adapters.sqlite.postings import Filler, PostingCache
 
             sql = _posting_sql()
-            self._postings = PostingCache(sql, Filler(self._connect_searcher, sql, self._quiet_for))
+            self._postings = PostingCache(sql, Filler(self._connect_searcher, sql,
+                                                      self._quiet_for), skip=STOP_WORDS)
         return True
 
     def _searcher(self) -> sqlite3.Connection:
@@ -1293,7 +1294,9 @@ def _posting_sql() -> PostingSql:
     """The statements a posting cache reads with."""
     return PostingSql(state=_sql("text_index_state"), rows_after=_sql("text_rows_after"),
                       text_after=_sql("text_of_rows_after"), ids=_sql("text_ids"),
-                      ids_in=_sql("text_ids_in"), phrase=_sql("phrase_scores"))
+                      ids_in=_sql("text_ids_in"), phrase=_sql("phrase_scores"),
+                      vocabulary_table=_sql("text_vocabulary_table"),
+                      vocabulary=_sql("text_vocabulary"))
 
 
 def _split_sql(script: str) -> list[str]:
