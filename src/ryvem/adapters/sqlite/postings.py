@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 
 from ryvem.adapters.sqlite.vectors import Codes
 from ryvem.domain.scopes import ScopeFilter
+from ryvem.errors import RyvemError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,9 +70,10 @@ ENTRIES_KEPT = 4_000_000  # postings kept in all, least recently used dropped (8
 DELTA_MAX = 2048  # new rows tokenized apart to extend kept phrases; more: phrases dropped
 UNRESOLVED_MAX = 256  # closed rows not yet identified before every indexed seq is read
 QUIET_S = 0.05  # the filler reads a phrase once the store's searches are this quiet
+QUIET_AHEAD_S = 0.25  # and a word read ahead (nobody asked for it yet) once this quiet
 INLINE_MAX = 8192  # a common phrase not in memory yet and held by at most this many rows is
 # read by the search itself (a few ms); a commoner one is left to the filler
-INSTALL_OTHERS = 32  # fills a search takes in beyond its own phrases' (a millisecond or so)
+TAKE_IN = 16  # fills installed per hold of the search's lock while searches are quiet
 PREFILL_SHARE = 0.75  # of ENTRIES_KEPT: how much the filler reads ahead, commonest words first
 _VOCABULARY = object()  # a filler job: list the store's common words, then read them
 
@@ -167,10 +169,12 @@ class Filler:
     search's own snapshot."""
 
     def __init__(self, connect: Callable[[], sqlite3.Connection], sql: PostingSql,
-                 quiet_for: Callable[[], float] = lambda: QUIET_S) -> None:
+                 quiet_for: Callable[[], float] = lambda: QUIET_S,
+                 take_in: Callable[[], int] = lambda: 0) -> None:
         self._connect = connect
         self._sql = sql
         self._quiet_for = quiet_for
+        self._take_in = take_in  # installs some of what was read; how many still wait
         self._stop = threading.Event()
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._ahead: deque[str] = deque()  # words read ahead, after every phrase asked for
@@ -243,15 +247,22 @@ class Filler:
             self._conn = conn
         try:
             while True:
+                quiet = QUIET_S
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
-                    item = self._ahead.popleft() if self._ahead else self._queue.get()
+                    if self._ahead:
+                        item, quiet = self._ahead.popleft(), QUIET_AHEAD_S
+                    else:
+                        item = self._queue.get()
                 if item is None or self._closed:
                     return
+                if item is _VOCABULARY:
+                    quiet = QUIET_AHEAD_S
                 # One phrase at a time, each once the store's searches have been quiet for a
-                # moment: on two cores a read beside a search slows the search down.
-                while self._quiet_for() < QUIET_S:
+                # moment (longer for words nobody asked for yet): on two cores a read beside
+                # a search slows the search down.
+                while self._quiet_for() < quiet:
                     if self._stop.wait(QUIET_S / 2):
                         return
                 if item is _VOCABULARY:
@@ -266,6 +277,14 @@ class Filler:
                     self._done.extend(fills)
                     self._owed -= 1
                     self._cond.notify_all()
+                # what is read is installed while still quiet, a few at a time, so a search
+                # finds it ready (and the raw scores are not held for long)
+                while self._quiet_for() >= QUIET_S and not self._closed:
+                    try:
+                        if self._take_in() == 0:
+                            break
+                    except RyvemError:  # the store closed, or busy: a search installs it
+                        break
         finally:
             with self._cond:
                 self._conn = None
@@ -573,27 +592,13 @@ class PostingCache:
             self._read_ahead = True
             self.filler.read_ahead(self._skip)
         if self.version is None and not self.waiting:  # nothing read yet: no arrays needed
-            self._ask([p for p in common if df_of[p] > INLINE_MAX])
+            self._ask(common)
             return None
         now = self.refresh(read)
-        waiting, self.waiting = self.waiting, []
-        needed = {self._key(p) for p in common}
-        others = 0
-        for fill in waiting:
-            key = self._key(fill.phrase)
-            if fill.version is None or fill.version.mark != now.mark:
-                self.asked.discard(key)  # failed, or read before a forget: asked again later
-            elif not fill.version.not_after(now):
-                self.waiting.append(fill)  # read after this search's snapshot: next time
-            elif key in needed or others < INSTALL_OTHERS:
-                others += key not in needed
-                self.asked.discard(key)
-                self._install(read, fill, now)
-            else:
-                self.waiting.append(fill)  # a search takes in a few at a time
+        self._take_in(read, now, {self._key(p) for p in common}, 0)
         missing = [p for p in common if self._key(p) not in self.postings]
         if any(df_of[p] > INLINE_MAX for p in missing):
-            self._ask([p for p in missing if df_of[p] > INLINE_MAX])
+            self._ask(missing)  # ranked on FTS5 this time; all of them read while quiet
             return None
         for phrase in missing:  # a few thousand rows each: read now, and kept
             self._install(read, self._fill_now(read, phrase, now), now)
@@ -610,6 +615,35 @@ class PostingCache:
         if mask is not None:
             scores[~mask] = 0.0
         return self._best(read, scores, limit)
+
+    def take_in(self, read: Read, most: int = TAKE_IN) -> int:
+        """Install up to ``most`` of what the filler read (the store's searches being quiet:
+        the filler calls this through the store, under the search's lock); return how many
+        still wait."""
+        self.waiting += self.filler.take()
+        if not self.waiting:
+            return 0
+        now = self.refresh(read)
+        self._take_in(read, now, set(), most)
+        return len(self.waiting)
+
+    def _take_in(self, read: Read, now: Version, needed: set[str], most: int) -> None:
+        """Install the fills of ``needed`` keys and up to ``most`` others, of those read in a
+        snapshot no later than ``now``; drop failed ones and ones read before a forget."""
+        waiting, self.waiting = self.waiting, []
+        others = 0
+        for fill in waiting:
+            key = self._key(fill.phrase)
+            if fill.version is None or fill.version.mark != now.mark:
+                self.asked.discard(key)  # failed, or read before a forget: asked again later
+            elif not fill.version.not_after(now):
+                self.waiting.append(fill)  # read after this snapshot: next time
+            elif key in needed or others < most:
+                others += key not in needed
+                self.asked.discard(key)
+                self._install(read, fill, now)
+            else:
+                self.waiting.append(fill)
 
     def _ask(self, phrases: Sequence[str]) -> None:
         new = [p for p in dict.fromkeys(phrases) if self._key(p) not in self.asked]

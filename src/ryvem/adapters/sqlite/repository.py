@@ -700,11 +700,25 @@ class SqliteRepository:
             return 0.0 if self._active else time.monotonic() - self._quiet_since
 
     def settle(self, timeout: float = 30.0) -> bool:
-        """Wait until the phrases current search asked to keep in memory are read (True), or
-        ``timeout`` seconds pass (False). Searches never need this — until then they rank
-        on FTS5 — but benchmarks and tests measure the state after it."""
+        """Wait until the phrases current search keeps in memory are read and installed
+        (True), or ``timeout`` seconds pass (False). Searches never need this — until then
+        they rank on FTS5 — but benchmarks and tests measure the state after it."""
         postings = self._postings
-        return True if postings is None else bool(postings.filler.wait(timeout))
+        if postings is None:
+            return True
+        if not postings.filler.wait(timeout):
+            return False
+        while self._take_in():
+            pass
+        return True
+
+    def _take_in(self) -> int:
+        """Install some of what the posting filler read (see ``PostingCache.take_in``)."""
+        postings = self._postings
+        if postings is None:
+            return 0
+        return int(self._search_snapshot(
+            lambda conn: postings.take_in(lambda q, p: conn.execute(q, p).fetchall())))
 
     def _use_postings(self) -> bool:
         """Whether current search may rank from postings in memory (:mod:`postings`): with
@@ -716,8 +730,8 @@ class SqliteRepository:
             from ryvem.adapters.sqlite.postings import Filler, PostingCache
 
             sql = _posting_sql()
-            self._postings = PostingCache(sql, Filler(self._connect_searcher, sql,
-                                                      self._quiet_for), skip=STOP_WORDS)
+            filler = Filler(self._connect_searcher, sql, self._quiet_for, self._take_in)
+            self._postings = PostingCache(sql, filler, skip=STOP_WORDS)
         return True
 
     def _searcher(self) -> sqlite3.Connection:
