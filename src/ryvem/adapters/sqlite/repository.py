@@ -482,6 +482,18 @@ def _refuse_a_non_file(path: Path) -> None:
         )
 
 
+class _Activity:
+    """Searches running in this process, and when the last one ended (see _searching)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.active = 0
+        self.quiet_since = time.monotonic()
+
+
+_ACTIVITY = _Activity()
+
+
 class SqliteRepository:
     """``GraphRepository`` over one SQLite file."""
 
@@ -509,9 +521,6 @@ class SqliteRepository:
         # installed; guarded like the search.
         self._postings: Any = None
         self._postings_off = importlib.util.find_spec("numpy") is None
-        self._activity = threading.Lock()  # guards the two below (see _searching)
-        self._active = 0
-        self._quiet_since = time.monotonic()
 
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
@@ -684,20 +693,22 @@ class SqliteRepository:
 
     @contextlib.contextmanager
     def _searching(self) -> Iterator[None]:
-        """Mark a search running, so the posting filler waits for a quiet moment."""
-        with self._activity:
-            self._active += 1
+        """Mark a search running, so posting fillers wait for a quiet moment."""
+        with _ACTIVITY.lock:
+            _ACTIVITY.active += 1
         try:
             yield
         finally:
-            with self._activity:
-                self._active -= 1
-                self._quiet_since = time.monotonic()
+            with _ACTIVITY.lock:
+                _ACTIVITY.active -= 1
+                _ACTIVITY.quiet_since = time.monotonic()
 
-    def _quiet_for(self) -> float:
-        """Seconds since the last search of this handle ended (0 while one runs)."""
-        with self._activity:
-            return 0.0 if self._active else time.monotonic() - self._quiet_since
+    @staticmethod
+    def _quiet_for() -> float:
+        """Seconds since the last search of any store in this process ended (0 while one
+        runs): a filler reading for one store would slow down another's search as much."""
+        with _ACTIVITY.lock:
+            return 0.0 if _ACTIVITY.active else time.monotonic() - _ACTIVITY.quiet_since
 
     def settle(self, timeout: float = 30.0) -> bool:
         """Wait until the phrases current search keeps in memory are read and installed
