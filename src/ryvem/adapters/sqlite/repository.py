@@ -217,23 +217,15 @@ def _ranked_rows(
     ``(seq, rank)`` query over ``nodes_fts``, or ``nodes_fts_all`` for ``every_version``)
     over ``phrases`` OR-ed, found by :func:`topk.top_k`, then read. ``counted`` holds
     phrases' row counts already read in this snapshot's data (see ``_counted``)."""
-    counting = _sql("match_count_all" if every_version else "match_count")
     sizing = _sql("fts_all_row_count" if every_version else "fts_row_count")
 
     def rank(match: str, limit: int) -> list[tuple[int, float]]:
         return conn.execute(ranking, {**params, "match": match, "limit": limit}).fetchall()
 
-    def count(phrase: str) -> int:
-        if counted is None:
-            return int(conn.execute(counting, {"match": phrase}).fetchone()[0])
-        key = (every_version, phrase)
-        if key not in counted:
-            counted[key] = int(conn.execute(counting, {"match": phrase}).fetchone()[0])
-        return counted[key]
-
     def rows() -> int:
         return int(conn.execute(sizing).fetchone()[0])
 
+    count = _phrase_counter(conn, counted, every_version=every_version)
     top = topk.top_k(phrases, params["limit"], rank=rank, count=count, rows=rows)
     return _read_ranked(conn, top)
 
@@ -246,16 +238,20 @@ def _read_ranked(conn: sqlite3.Connection, top: list[tuple[int, float]]) -> list
 
 
 def _phrase_counter(
-    conn: sqlite3.Connection, counted: dict[tuple[bool, str], int] | None
+    conn: sqlite3.Connection,
+    counted: dict[tuple[bool, str], int] | None,
+    *,
+    every_version: bool = False,
 ) -> Callable[[str], int]:
-    """How many current rows hold a phrase (its df), remembered in ``counted`` (see
+    """How many indexed rows (current, or every version's) hold a phrase — its df, what
+    ``bm25()`` counts for its idf — remembered in ``counted`` (see
     ``SqliteRepository._counted``) when given."""
-    counting = _sql("match_count")
+    counting = _sql("match_count_all" if every_version else "match_count")
 
     def count(phrase: str) -> int:
         if counted is None:
             return int(conn.execute(counting, {"match": phrase}).fetchone()[0])
-        key = (False, phrase)
+        key = (every_version, phrase)
         if key not in counted:
             counted[key] = int(conn.execute(counting, {"match": phrase}).fetchone()[0])
         return counted[key]
@@ -635,6 +631,10 @@ class SqliteRepository:
         self._in_transaction(migrate)
 
     def close(self) -> None:
+        postings = self._postings
+        if postings is not None:
+            # stopped before the locks are taken: it may be waiting for the search's lock
+            postings.filler.close()
         with self._lock, self._search_lock:
             self._conn.close()
             if self._postings is not None:
@@ -1035,6 +1035,7 @@ class SqliteRepository:
         else:
             name = "search_fulltext"
         ranking = _sql(name, **when, scope=shape, kinds=by_kind)
+
         def ranked(conn: sqlite3.Connection) -> list[Any]:
             counted = self._counted(conn)
             if not past and self._use_postings():
