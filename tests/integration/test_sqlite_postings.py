@@ -239,6 +239,13 @@ def test_a_phrase_read_in_a_later_snapshot_than_a_search_waits_for_a_later_searc
     assert not read_at.not_after(Version(mark=1, newest=120, closed=12))  # a forget since
 
 
+def test_new_rows_are_tokenized_apart_as_the_store_tokenizes_them() -> None:
+    from ryvem.adapters.sqlite import queries
+
+    migration = queries.load("migration_002_porter_text")
+    assert f"tokenize='{postings.TOKENIZE}'" in migration
+
+
 def test_varints_are_read_as_sqlite_writes_them() -> None:
     assert varints(bytes([0x04, 0x01, 0x6D])) == [4, 1, 109]
     assert varints(bytes([0x86, 0x8D, 0x20])) == [100_000]

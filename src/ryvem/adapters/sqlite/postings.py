@@ -33,10 +33,19 @@ a phrase whose check fails is simply not kept).
 * A text changes in place only inside a forget pass, which always writes an audit entry in
   the same transaction: a new audit entry drops everything.
 
-Only current search uses it (as-of search keeps :mod:`topk` over every version's index), and
-only from a store handle's second search: a one-shot CLI search would pay the arrays' first
-read (about 0.2 s at 100k rows) for one question. numpy comes with the ``semantic`` extra;
-without it searches run on FTS5 alone, as before.
+**Read when the process is quiet.** A search that meets a common phrase not yet in memory
+ranks on FTS5 as before (a phrase of at most ``INLINE_MAX`` rows, when the rest are in memory,
+it reads itself) and asks the :class:`Filler` for it: a thread with a connection of its own,
+at the lowest CPU priority, that reads one phrase at a time once no search of any store in the
+process has run for ``QUIET_S``, and installs what it read the same way, a few phrases per
+hold of the search's lock. It also reads ahead the store's commonest words (stop words aside,
+up to ``PREFILL_SHARE`` of what is kept) after ``QUIET_AHEAD_S`` of quiet. So a one-shot CLI
+search costs what it did, searches back to back leave the filler waiting, and a server that
+has been up a few seconds answers from memory.
+
+Only current search uses it (as-of search keeps :mod:`topk` over every version's index).
+numpy comes with the ``semantic`` extra; without it searches run on FTS5 alone, as before.
+The weights (title 4, key 2, body 1) are those every search query passes ``bm25()``.
 """
 
 from __future__ import annotations
@@ -65,7 +74,6 @@ __all__ = ["Filler", "PostingCache", "PostingSql", "varints"]
 
 K1 = 1.2  # bm25()'s constants (fts5_aux.c)
 B = 0.75
-WEIGHTS = (4.0, 2.0, 1.0)  # title, key, body: the weights every search query passes bm25()
 TOKENIZE = "porter unicode61 remove_diacritics 2"  # nodes_fts's tokenizer (migration 002)
 CACHED_FROM = 1024  # a phrase held by this many rows or more is kept (rarer: one cheap query)
 ENTRIES_KEPT = 4_000_000  # postings kept in all, least recently used dropped (8 bytes each)
