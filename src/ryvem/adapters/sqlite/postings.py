@@ -62,7 +62,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ryvem.adapters.sqlite.vectors import Codes
+from ryvem.adapters.sqlite.vectors import Codes, filter_mask
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.errors import RyvemError
 
@@ -696,17 +696,8 @@ class PostingCache:
         return idx, scores
 
     def _mask(self, kinds: Sequence[str], scope: ScopeFilter) -> npt.NDArray[np.bool_] | None:
-        import numpy as np
-
-        mask: npt.NDArray[np.bool_] | None = ~self.dead if self.dead_count else None
-        if kinds:
-            wanted = set(kinds)
-            by_kind = np.isin(self.kinds, self.kind_codes.matching(lambda k: k in wanted))
-            mask = by_kind if mask is None else mask & by_kind
-        if not scope.is_all:
-            in_scope = np.isin(self.scopes, self.scope_codes.matching(scope.matches))
-            mask = in_scope if mask is None else mask & in_scope
-        return mask
+        return filter_mask(~self.dead if self.dead_count else None, self.kinds,
+                           self.kind_codes, kinds, self.scopes, self.scope_codes, scope)
 
     def _best(self, read: Read, scores: Any, limit: int) -> list[tuple[int, float]]:
         import numpy as np

@@ -11,6 +11,7 @@ mappers derive from the domain model's fields (``NODE_FIELDS``, ``EDGE_FIELDS``)
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -22,7 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from ryvem import errors
 from ryvem.adapters.sqlite import queries, topk
@@ -488,6 +489,24 @@ class _Activity:
 
 
 _ACTIVITY = _Activity()
+P = ParamSpec("P")
+
+
+def _counts_as_search(method: Callable[P, T]) -> Callable[P, T]:
+    """Mark the method's run a search, so posting fillers wait for a quiet moment."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        with _ACTIVITY.lock:
+            _ACTIVITY.active += 1
+        try:
+            return method(*args, **kwargs)
+        finally:
+            with _ACTIVITY.lock:
+                _ACTIVITY.active -= 1
+                _ACTIVITY.quiet_since = time.monotonic()
+
+    return run
 
 
 class SqliteRepository:
@@ -690,18 +709,6 @@ class SqliteRepository:
             self._counts = {}
             self._counted_version = version
         return self._counts
-
-    @contextlib.contextmanager
-    def _searching(self) -> Iterator[None]:
-        """Mark a search running, so posting fillers wait for a quiet moment."""
-        with _ACTIVITY.lock:
-            _ACTIVITY.active += 1
-        try:
-            yield
-        finally:
-            with _ACTIVITY.lock:
-                _ACTIVITY.active -= 1
-                _ACTIVITY.quiet_since = time.monotonic()
 
     @staticmethod
     def _quiet_for() -> float:
@@ -994,19 +1001,8 @@ class SqliteRepository:
         )
         return [_edge(r) for r in rows]
 
+    @_counts_as_search
     def search(
-        self,
-        query: SearchQuery,
-        kinds: Sequence[str],
-        scope: ScopeFilter,
-        limit: int,
-        as_of: int | None,
-        known_at: int | None = None,
-    ) -> list[SearchHit]:
-        with self._searching():
-            return self._search(query, kinds, scope, limit, as_of, known_at)
-
-    def _search(
         self,
         query: SearchQuery,
         kinds: Sequence[str],
@@ -1192,18 +1188,8 @@ class SqliteRepository:
 
         return self._in_transaction(run)
 
+    @_counts_as_search
     def vector_search(
-        self,
-        model: str,
-        vector: bytes,
-        kinds: Sequence[str],
-        scope: ScopeFilter,
-        limit: int,
-    ) -> list[SearchHit]:
-        with self._searching():
-            return self._vector_search(model, vector, kinds, scope, limit)
-
-    def _vector_search(
         self,
         model: str,
         vector: bytes,

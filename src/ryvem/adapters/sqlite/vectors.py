@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["VectorCache", "VectorSql"]
+__all__ = ["Codes", "VectorCache", "VectorSql", "filter_mask"]
 
 Read = Callable[[str, dict[str, Any]], list[Any]]
 
@@ -58,6 +58,30 @@ class Codes:
 
     def matching(self, pred: Callable[[str], bool]) -> list[int]:
         return [c for name, c in self.codes.items() if pred(name)]
+
+
+def filter_mask(
+    base: npt.NDArray[np.bool_] | None,
+    row_kinds: npt.NDArray[np.int32],
+    kind_codes: Codes,
+    kinds: Sequence[str],
+    row_scopes: npt.NDArray[np.int32],
+    scope_codes: Codes,
+    scope: ScopeFilter,
+) -> npt.NDArray[np.bool_] | None:
+    """Which rows a search of ``kinds`` (all when empty) in ``scope`` may return, given their
+    kind and scope codes, and'd with ``base`` (None: no filter at all)."""
+    import numpy as np
+
+    mask = base
+    if kinds:
+        wanted = set(kinds)
+        by_kind = np.isin(row_kinds, kind_codes.matching(lambda k: k in wanted))
+        mask = by_kind if mask is None else mask & by_kind
+    if not scope.is_all:
+        in_scope = np.isin(row_scopes, scope_codes.matching(scope.matches))
+        mask = in_scope if mask is None else mask & in_scope
+    return mask
 
 
 class VectorCache:
@@ -161,17 +185,8 @@ class VectorCache:
         self.generation = generation
 
     def _mask(self, kinds: Sequence[str], scope: ScopeFilter) -> npt.NDArray[np.bool_] | None:
-        import numpy as np
-
-        mask: npt.NDArray[np.bool_] | None = self.live
-        if kinds:
-            wanted = set(kinds)
-            by_kind = np.isin(self.kinds, self.kind_codes.matching(lambda k: k in wanted))
-            mask = by_kind if mask is None else mask & by_kind
-        if not scope.is_all:
-            in_scope = np.isin(self.scopes, self.scope_codes.matching(scope.matches))
-            mask = in_scope if mask is None else mask & in_scope
-        return mask
+        return filter_mask(self.live, self.kinds, self.kind_codes, kinds,
+                           self.scopes, self.scope_codes, scope)
 
     def search(
         self, vector: bytes, kinds: Sequence[str], scope: ScopeFilter, limit: int
