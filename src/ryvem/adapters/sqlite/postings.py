@@ -390,6 +390,13 @@ class PostingCache:
         self.asked: set[str] = set()  # phrases asked of the filler, not yet installed
         self.waiting: list[Fill] = []  # fills read in a snapshot later than the last search's
 
+    def _start_over(self) -> None:
+        """Drop the arrays and every phrase, keeping what was asked of the filler (its fills
+        are checked against the snapshot when they come)."""
+        asked, waiting = self.asked, self.waiting
+        self._reset()
+        self.asked, self.waiting = asked, waiting
+
     # --- keeping in step ---------------------------------------------------------------
     def refresh(self, read: Read) -> Version:
         """Bring the arrays to the store's snapshot that ``read`` reads; return where it is."""
@@ -399,9 +406,7 @@ class PostingCache:
         n_rows, max_id = int(state[0]), int(state[1])
         version, n, avgdl = _where(state)
         if self.version is None or version.mark != self.version.mark:
-            asked, waiting = self.asked, self.waiting
-            self._reset()
-            self.asked, self.waiting = asked, waiting
+            self._start_over()
         self.version, self.n, self.avgdl = version, n, avgdl
         if max_id > self.top:
             self._add_rows(read)
@@ -411,9 +416,7 @@ class PostingCache:
             live = np.fromiter((r[0] for r in read(self.sql.ids, {})), np.int64)
             dead = ~np.isin(self.ids, live, assume_unique=True)
             if self.unresolved < 0 or len(live) != len(self.ids) - int(np.count_nonzero(dead)):
-                asked, waiting = self.asked, self.waiting
-                self._reset()  # not the rows this cache read: read them all again
-                self.asked, self.waiting = asked, waiting
+                self._start_over()  # not the rows this cache read: read them all again
                 self.version, self.n, self.avgdl = version, n, avgdl
                 self._add_rows(read)
                 dead = np.zeros(len(self.ids), np.bool_)
