@@ -202,6 +202,23 @@ def test_a_forgotten_word_is_not_found_from_memory_and_the_rest_stays_exact(
     assert '"space"' not in repo._postings.postings
 
 
+def test_a_phrase_whose_scores_do_not_read_back_is_ranked_by_a_query_of_its_own(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    monkeypatch.setattr(postings, "_weights", lambda *args: None)  # every check fails
+    for text in QUESTIONS:
+        repo.search(parse_search(text), (), ALL_SCOPES, 5, None)
+    assert repo.settle()
+    repo.search(parse_search(QUESTIONS[0]), (), ALL_SCOPES, 5, None)
+    cache = repo._postings
+    assert not cache.postings  # nothing kept ...
+    assert cache._key('"page"') in cache.refused
+    assert not cache.asked  # ... and nothing asked again
+    monkeypatch.setattr(sqlite_repository, "_ranked_rows", _refuse)
+    assert _answers(repo, path) == []  # still answered exactly, without FTS5's ranking
+
+
 def test_other_forms_of_a_word_share_what_is_kept_of_it(
     store: tuple[SqliteRepository, Service, Path],
 ) -> None:

@@ -388,6 +388,7 @@ class PostingCache:
         self.kind_codes = Codes()
         self.scope_codes = Codes()
         self.asked: set[str] = set()  # phrases asked of the filler, not yet installed
+        self.refused: set[str] = set()  # keys whose scores did not read back exactly
         self.waiting: list[Fill] = []  # fills read in a snapshot later than the last search's
 
     def _start_over(self) -> None:
@@ -548,6 +549,7 @@ class PostingCache:
         idx, scores = at[ok], fill.scores[ok]
         w = _weights(scores, self.sizes[idx], _idf(len(fill.seqs), fill.n), fill.avgdl)
         if w is None:
+            self.refused.add(key)  # ranked by a query of its own from now on, not asked again
             return
         self.postings[key] = (idx.astype(np.int32), w.astype(np.float32))
         self.match_of[key] = fill.phrase
@@ -602,8 +604,7 @@ class PostingCache:
         caller then ranks on FTS5."""
         import numpy as np
 
-        dfs = [count(p) for p in phrases]
-        df_of = dict(zip(phrases, dfs, strict=True))
+        df_of = {p: count(p) for p in phrases}
         common = [p for p in phrases if df_of[p] >= CACHED_FROM]
         self.waiting += self.filler.take()
         if not self._read_ahead:
@@ -614,7 +615,8 @@ class PostingCache:
             return None
         now = self.refresh(read)
         self._take_in(read, now, {self._key(p) for p in common}, 0)
-        missing = [p for p in common if self._key(p) not in self.postings]
+        missing = [p for p in common
+                   if self._key(p) not in self.postings and self._key(p) not in self.refused]
         if any(df_of[p] > INLINE_MAX for p in missing):
             self._ask(missing)  # ranked on FTS5 this time; all of them read while quiet
             return None
@@ -623,8 +625,8 @@ class PostingCache:
         if limit <= 0 or not phrases or not len(self.ids) or not self.n:
             return []
         scores = np.zeros(len(self.ids), np.float64)
-        for phrase, df in zip(phrases, dfs, strict=True):
-            got = self._contribution(read, phrase, df)
+        for phrase in phrases:
+            got = self._contribution(read, phrase, df_of[phrase])
             if got is None:
                 return None
             if len(got[0]):
