@@ -278,3 +278,152 @@ def test_closing_the_store_stops_its_background_reader(tmp_path: Path) -> None:
     repo.close()
     assert "ryvem-postings" in before
     assert "ryvem-postings" not in {t.name for t in threading.enumerate()}
+
+
+# --- as-of search: postings of every version's text -----------------------------------------
+
+
+def _fts5_as_of(path: Path, phrases: list[str], kinds: tuple[str, ...], scope: ScopeFilter,
+                limit: int, as_of: int | None, known_at: int | None) -> list[tuple[str, float]]:
+    """FTS5's own answer over every version's text, every match scored, the window tested
+    here in Python from its definition (visible at ``as_of`` as known at ``known_at``)."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(
+            "SELECT n.id, n.kind, n.scope, n.valid_from, n.valid_to, n.recorded_at, "
+            "n.closure_recorded_at, bm25(nodes_fts_all, 4.0, 2.0, 1.0) AS rank "
+            "FROM nodes_fts_all JOIN nodes n ON n.seq = nodes_fts_all.rowid "
+            "WHERE nodes_fts_all MATCH ? ORDER BY rank, n.seq DESC",
+            (" OR ".join(phrases),),
+        ).fetchall()
+    finally:
+        conn.close()
+
+    def visible(begun: int, ended: int | None, recorded: int, end_recorded: int | None) -> bool:
+        if known_at is not None and recorded > known_at:
+            return False  # not yet recorded
+        if as_of is not None and begun > as_of:
+            return False  # not yet true
+        return (ended is None or (as_of is not None and ended > as_of)
+                or (known_at is not None and end_recorded is not None
+                    and end_recorded > known_at))
+
+    kept = [(r[0], round(-r[7], 6)) for r in rows
+            if (not kinds or r[1] in kinds) and scope.matches(r[2]) and visible(*r[3:7])]
+    return kept[:limit]
+
+
+def _instant(path: Path) -> int:
+    """The store's latest instant on either clock: what a write's "now" was."""
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute(
+            "SELECT max(max(recorded_at), coalesce(max(closure_recorded_at), 0)) FROM nodes"
+        ).fetchone()[0])
+    finally:
+        conn.close()
+
+
+def _write_history(service: Service, path: Path, rng: random.Random, start: int,
+                   rounds: int = 2) -> list[int]:
+    """Rounds of new rows, supersedes (a new text under an old key) and retirements; the
+    instant after each round."""
+    instants = []
+    for round_ in range(rounds):
+        service.write_many([_node(start + 100 * round_ + i, _text(rng)) for i in range(30)])
+        service.write_many([_node(i, _text(rng) + " midh") for i in rng.sample(range(ROWS), 90)])
+        for hit in service.repo.search(parse_search("filler"), (), ALL_SCOPES, 10, None):
+            service.retire(hit.id)
+        instants.append(_instant(path))
+    return instants
+
+
+def _whens(instants: list[int]) -> list[tuple[int | None, int | None]]:
+    """(as_of, known_at) pairs over a store's history: each clock alone, both (a later time
+    as known earlier, too: closures recorded since do not count), and before anything was
+    written."""
+    first, last = instants[0], instants[-1]
+    middle = instants[len(instants) // 2]
+    return [(first, None), (middle, None), (last, None), (None, first), (None, middle),
+            (first, middle), (middle, last), (last, first), (last, middle),
+            (first - 10**9, None)]
+
+
+def _answers_as_of(repo: SqliteRepository, path: Path,
+                   whens: list[tuple[int | None, int | None]]) -> list[tuple[object, ...]]:
+    wrong = []
+    for text in QUESTIONS[::2]:
+        for kinds, scope in FILTERS:
+            for limit in (1, 20):
+                for as_of, known_at in whens:
+                    got = [(h.id, h.score) for h in repo.search(
+                        parse_search(text), kinds, scope, limit, as_of, known_at)]
+                    want = _fts5_as_of(path, _fts_phrases(parse_search(text)), kinds, scope,
+                                       limit, as_of, known_at)
+                    if got != want:
+                        wrong.append((text, kinds, as_of, known_at, got[:3], want[:3]))
+    return wrong
+
+
+def _warm_as_of(repo: SqliteRepository, when: int) -> None:
+    for text in QUESTIONS:
+        repo.search(parse_search(text), (), ALL_SCOPES, 5, when)
+    assert repo.settle()
+    repo.search(parse_search(QUESTIONS[2]), (), ALL_SCOPES, 5, when)  # takes in the reads
+
+
+def test_a_search_as_of_a_past_instant_ranks_from_memory_exactly_as_fts5_does(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, service, path = store
+    instants = [_instant(path), *_write_history(service, path, random.Random(11), ROWS)]
+    _warm_as_of(repo, instants[0])
+    cache = repo._postings_all
+    assert {cache._key(f'"{w}"') for w in COMMON} <= set(cache.postings)
+    monkeypatch.setattr(sqlite_repository, "_ranked_rows", _refuse)
+    assert _answers_as_of(repo, path, _whens(instants)) == []
+
+
+def test_searches_as_of_stay_exact_while_another_handle_closes_and_adds_versions(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    instants = [_instant(path)]
+    _warm_as_of(repo, instants[0])
+    writer = SqliteRepository.open(path)
+    service = Service(writer)
+    rng = random.Random(13)
+    try:
+        # closures the cache learns one candidate at a time (fewer than it checks singly)
+        instants += _write_history(service, path, rng, ROWS, rounds=2)
+        with monkeypatch.context() as m:
+            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+            assert _answers_as_of(repo, path, _whens(instants)) == []
+        assert repo._postings_all.unresolved >= 0
+        # more closures than it checks singly: every current seq read again
+        service.write_many([_node(i, _text(rng)) for i in range(0, ROWS, 2)])
+        instants.append(_instant(path))
+        with monkeypatch.context() as m:
+            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+            assert _answers_as_of(repo, path, _whens(instants)) == []
+        cache = repo._postings_all
+        assert cache.open_count == len(repo._read("SELECT id FROM nodes_fts_docsize"))
+    finally:
+        writer.close()
+
+
+def test_a_forgotten_word_is_not_found_as_of_any_time_from_memory(
+    store: tuple[SqliteRepository, Service, Path],
+) -> None:
+    repo, service, path = store
+    instants = [_instant(path), *_write_history(service, path, random.Random(17), ROWS, 1)]
+    _warm_as_of(repo, instants[0])
+    writer = SqliteRepository.open(path)
+    try:
+        Service(writer).redact("space", all_scopes=True, reason="test: a pasted word",
+                               force=True)
+    finally:
+        writer.close()
+    for as_of, known_at in _whens(instants):
+        assert repo.search(parse_search("space"), (), ALL_SCOPES, 20, as_of, known_at) == []
+    assert _answers_as_of(repo, path, _whens(instants)) == []

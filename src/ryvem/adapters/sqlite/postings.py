@@ -85,6 +85,7 @@ INLINE_MAX = 8192  # a common phrase not in memory yet and held by at most this 
 # read by the search itself (a few ms); a commoner one is left to the filler
 TAKE_IN = 16  # fills installed per hold of the search's lock while searches are quiet
 PREFILL_SHARE = 0.75  # of ENTRIES_KEPT: how much the filler reads ahead, commonest words first
+NEVER = 2**63 - 1  # an open window's end (NULL in the store), later than any instant
 _VOCABULARY = object()  # a filler job: list the store's common words, then read them
 
 Read = Callable[[str, dict[str, Any]], list[Any]]
@@ -102,6 +103,9 @@ class PostingSql:
     phrase: str  # phrase_scores: (seq, bm25 of one phrase) of every row holding it
     vocabulary_table: str  # text_vocabulary_table: the filler's view of the indexed words
     vocabulary: str  # text_vocabulary: indexed words held by many rows, commonest first
+    # Set for the index of every version's text (as-of search): text_window_ends_in, the
+    # window ends of some versions. Every other statement is then that index's own.
+    window_ends: str | None = None
 
 
 def varints(blob: bytes) -> list[int]:
@@ -364,6 +368,9 @@ class PostingCache:
         self._keys: dict[str, str] = {}  # phrase -> key (see _key)
         self._token_keys: set[str] = set()  # keys that are one token of the store's
         self._read_ahead = False
+        # every version's text (as-of search): rows never leave that index; a closure narrows
+        # a row's window instead (see refresh)
+        self.every = sql.window_ends is not None
         self._reset()
 
     def _reset(self) -> None:
@@ -375,7 +382,16 @@ class PostingCache:
         self.scopes: npt.NDArray[np.int32] = np.zeros(0, np.int32)
         self.dead: npt.NDArray[np.bool_] = np.zeros(0, np.bool_)  # closed since read
         self.dead_count = 0
-        self.unresolved = 0  # rows closed since read that are not yet marked dead
+        # every version's text only: each row's window on both clocks (NEVER while open as
+        # far as this cache knows), and how many rows it holds as open
+        self.valid_from: npt.NDArray[np.int64] = np.zeros(0, np.int64)
+        self.valid_to: npt.NDArray[np.int64] = np.zeros(0, np.int64)
+        self.recorded: npt.NDArray[np.int64] = np.zeros(0, np.int64)
+        self.closure_recorded: npt.NDArray[np.int64] = np.zeros(0, np.int64)
+        self.open_count = 0
+        # rows closed since read that are not yet marked dead (every version's text: not yet
+        # given their window's end)
+        self.unresolved = 0
         self.top = 0  # the highest seq read
         self.version: Version | None = None  # the snapshot the arrays were last brought to
         self.n = 0  # bm25()'s N and average row length, from the averages record
@@ -411,6 +427,11 @@ class PostingCache:
         self.version, self.n, self.avgdl = version, n, avgdl
         if max_id > self.top:
             self._add_rows(read)
+        if self.every:
+            self.unresolved = self.open_count - n_rows  # open as far as known, less open
+            if self.unresolved < 0 or self.unresolved > UNRESOLVED_MAX:
+                self._close_all(read, version, n, avgdl)
+            return version
         believed = len(self.ids) - self.dead_count
         self.unresolved = believed - n_rows
         if self.unresolved < 0 or self.unresolved > UNRESOLVED_MAX:
@@ -444,6 +465,17 @@ class PostingCache:
         self.scopes = np.concatenate(
             [self.scopes, np.fromiter((sc(r[3]) for r in rows), np.int32, n)])
         self.dead = np.concatenate([self.dead, np.zeros(n, np.bool_)])
+        if self.every:
+            def at(col: int, empty: int) -> Any:
+                return np.fromiter((empty if r[col] is None else r[col] for r in rows),
+                                   np.int64, n)
+
+            self.valid_from = np.concatenate([self.valid_from, at(4, NEVER)])
+            ends = at(5, NEVER)
+            self.valid_to = np.concatenate([self.valid_to, ends])
+            self.recorded = np.concatenate([self.recorded, at(6, NEVER)])
+            self.closure_recorded = np.concatenate([self.closure_recorded, at(7, NEVER)])
+            self.open_count += int(np.count_nonzero(ends == NEVER))
         self.top = int(self.ids[-1])
         if not self.postings:
             return
@@ -453,6 +485,54 @@ class PostingCache:
             self.entries = 0
             return
         self._extend(read, after, first, list(self.postings))  # keys
+
+    def _close_all(self, read: Read, version: Version, n: int, avgdl: float) -> None:
+        """Every version's text: give each row closed since read its window's end, found as
+        the rows held as open that the index of current rows no longer holds (or, when the
+        two disagree otherwise, read every row again)."""
+        import numpy as np
+
+        live = np.fromiter((r[0] for r in read(self.sql.ids, {})), np.int64)
+        held = np.flatnonzero(self.valid_to == NEVER)
+        closed = held[~np.isin(self.ids[held], live)]
+        if len(held) - len(closed) != len(live):
+            self._start_over()  # not the rows this cache read: read them all again
+            self.version, self.n, self.avgdl = version, n, avgdl
+            self._add_rows(read)
+        elif len(closed):
+            self._learn_ends(read, closed)
+        self.unresolved = self.open_count - len(live)
+
+    def _learn_ends(self, read: Read, at: Any) -> None:
+        """Read the window ends of the rows at positions ``at`` (held as open) and keep those
+        that are closed now."""
+        import numpy as np
+
+        rows = read(self.sql.window_ends or "", {"seqs": json.dumps(
+            [int(s) for s in self.ids[at]])})
+        ends = [r for r in rows if r[1] is not None]
+        if not ends:
+            return
+        where = np.searchsorted(self.ids, np.fromiter((r[0] for r in ends), np.int64))
+        self.valid_to[where] = np.fromiter((r[1] for r in ends), np.int64)
+        self.closure_recorded[where] = np.fromiter((r[2] for r in ends), np.int64)
+        self.open_count -= len(ends)
+        self.unresolved -= len(ends)
+
+    def _visible(self, at: Any, as_of: int | None, known_at: int | None) -> Any:
+        """Which rows at ``at`` (positions, or a slice) are visible at (``as_of``,
+        ``known_at``) by the windows this cache holds: the repository's ``{valid}``
+        fragment, to the letter (an open end is NEVER, later than any instant)."""
+        vis: Any = True
+        if known_at is not None:
+            vis = self.recorded[at] <= known_at
+        if as_of is not None:
+            vis = vis & (self.valid_from[at] <= as_of)
+            still = self.valid_to[at] > as_of
+            if known_at is not None:
+                still = still | (self.closure_recorded[at] > known_at)
+            return vis & still
+        return vis & (self.closure_recorded[at] > known_at)
 
     def _extend(self, read: Read, after: int, first: int, keys: list[str]) -> None:
         """Kept phrases' hits in the rows from position ``first`` on (seqs above ``after``),
@@ -595,6 +675,8 @@ class PostingCache:
         scope: ScopeFilter,
         limit: int,
         count: Callable[[str], int],
+        as_of: int | None = None,
+        known_at: int | None = None,
     ) -> list[tuple[int, float]] | None:
         """The ``limit`` best ``(seq, rank)`` of ``phrases`` OR-ed among current rows of
         ``kinds`` (all when empty) in ``scope``: what FTS5's ``ORDER BY rank, rowid DESC
@@ -632,8 +714,13 @@ class PostingCache:
             if len(got[0]):
                 scores[got[0]] += got[1]
         mask = self._mask(kinds, scope)
+        if self.every and (as_of is not None or known_at is not None):
+            visible = self._visible(slice(None), as_of, known_at)
+            mask = visible if mask is None else mask & visible
         if mask is not None:
             scores[~mask] = 0.0
+        if self.every:
+            return self._best_of_versions(read, scores, limit, as_of, known_at)
         return self._best(read, scores, limit)
 
     def take_in(self, read: Read, most: int = TAKE_IN) -> int:
@@ -704,15 +791,36 @@ class PostingCache:
         return filter_mask(~self.dead if self.dead_count else None, self.kinds,
                            self.kind_codes, kinds, self.scopes, self.scope_codes, scope)
 
-    def _best(self, read: Read, scores: Any, limit: int) -> list[tuple[int, float]]:
+    def _candidates(self, scores: Any, limit: int) -> Any:
+        """Positions of the ``limit + unresolved`` best scores (and every row tied with the
+        last of them), best first, ties newest first: a row closed since read and not yet
+        known to be may rank among them, and at most ``unresolved`` such rows exist."""
         import numpy as np
 
         at = np.flatnonzero(scores > 0.0)
-        want = limit + self.unresolved  # a closed row not yet marked may rank among them
+        want = limit + self.unresolved
         if len(at) > want:
             cut = np.partition(scores[at], len(at) - want)[len(at) - want]
             at = at[scores[at] >= cut]  # every row tied with the last one kept, too
-        at = at[np.lexsort((-self.ids[at], -scores[at]))]  # best first, ties newest first
+        return at[np.lexsort((-self.ids[at], -scores[at]))]
+
+    def _best_of_versions(self, read: Read, scores: Any, limit: int, as_of: int | None,
+                          known_at: int | None) -> list[tuple[int, float]]:
+        """Every version's text: the best rows by the windows held, those held as open
+        checked against the store while some closures are unresolved (a closure only
+        narrows a window, so a row hidden by the windows held is hidden by the true ones)."""
+        at = self._candidates(scores, limit)
+        if self.unresolved and len(at) and (as_of is not None or known_at is not None):
+            held = at[self.valid_to[at] == NEVER]
+            if len(held):
+                self._learn_ends(read, held)
+                at = at[self._visible(at, as_of, known_at)]
+        return [(int(self.ids[p]), -float(scores[p])) for p in at[:limit]]
+
+    def _best(self, read: Read, scores: Any, limit: int) -> list[tuple[int, float]]:
+        import numpy as np
+
+        at = self._candidates(scores, limit)  # a closed row not yet marked may rank among them
         if self.unresolved:
             seqs = [int(s) for s in self.ids[at]]
             live = {int(r[0]) for r in read(self.sql.ids_in, {"seqs": json.dumps(seqs)})}

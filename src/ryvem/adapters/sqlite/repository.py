@@ -533,8 +533,10 @@ class SqliteRepository:
         self._counts: dict[tuple[bool, str], int] = {}  # see _counted
         self._counted_version: int | None = None
         # Current search's postings in memory (postings.PostingCache) when numpy is
-        # installed; guarded like the search.
+        # installed, and as-of search's (every version's text; made by the first as-of
+        # search); guarded like the search.
         self._postings: Any = None
+        self._postings_all: Any = None
         self._postings_off = importlib.util.find_spec("numpy") is None
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -650,15 +652,15 @@ class SqliteRepository:
         self._in_transaction(migrate)
 
     def close(self) -> None:
-        postings = self._postings
-        if postings is not None:
+        kept = [c for c in (self._postings, self._postings_all) if c is not None]
+        for postings in kept:
             # stopped before the locks are taken: it may be waiting for the search's lock
             postings.filler.close()
         with self._lock, self._search_lock:
             self._conn.close()
-            if self._postings is not None:
-                self._postings.close()
-                self._postings = None
+            for postings in kept:
+                postings.close()
+            self._postings = self._postings_all = None
             if self._search_conn is not None:
                 self._search_conn.close()
                 self._search_conn = None
@@ -721,36 +723,45 @@ class SqliteRepository:
         """Wait until the phrases current search keeps in memory are read and installed
         (True), or ``timeout`` seconds pass (False). Searches never need this — until then
         they rank on FTS5 — but benchmarks and tests measure the state after it."""
-        postings = self._postings
-        if postings is None:
-            return True
-        if not postings.filler.wait(timeout):
-            return False
-        while self._take_in():
-            pass
+        deadline = time.monotonic() + timeout
+        for every_version in (False, True):
+            postings = self._postings_all if every_version else self._postings
+            if postings is None:
+                continue
+            if not postings.filler.wait(max(0.0, deadline - time.monotonic())):
+                return False
+            while self._take_in(every_version):
+                pass
         return True
 
-    def _take_in(self) -> int:
-        """Install some of what the posting filler read (see ``PostingCache.take_in``)."""
-        postings = self._postings
+    def _take_in(self, every_version: bool = False) -> int:
+        """Install some of what a posting filler read (see ``PostingCache.take_in``)."""
+        postings = self._postings_all if every_version else self._postings
         if postings is None:
             return 0
         return int(self._search_snapshot(
             lambda conn: postings.take_in(lambda q, p: conn.execute(q, p).fetchall())))
 
-    def _use_postings(self) -> bool:
-        """Whether current search may rank from postings in memory (:mod:`postings`): with
-        numpy, on a store whose search has a connection of its own (the filler opens
-        another). The caller holds the search's lock."""
+    def _posting_cache(self, every_version: bool) -> Any:
+        """The postings in memory (:mod:`postings`) that current search (or, for
+        ``every_version``, as-of search) may rank from, or None: they need numpy and a store
+        whose search has a connection of its own (the filler opens another). The caller
+        holds the search's lock."""
         if self._postings_off or self._connect_searcher is None:
-            return False
-        if self._postings is None:
+            return None
+        postings = self._postings_all if every_version else self._postings
+        if postings is None:
             from ryvem.adapters.sqlite.postings import Filler, PostingCache
 
-            sql = _posting_sql()
-            filler = Filler(self._connect_searcher, sql, self._quiet_for, self._take_in)
-            self._postings = PostingCache(sql, filler, skip=STOP_WORDS)
-        return True
+            sql = _posting_sql(every_version)
+            filler = Filler(self._connect_searcher, sql, self._quiet_for,
+                            functools.partial(self._take_in, every_version))
+            postings = PostingCache(sql, filler, skip=STOP_WORDS)
+            if every_version:
+                self._postings_all = postings
+            else:
+                self._postings = postings
+        return postings
 
     def _searcher(self) -> sqlite3.Connection:
         """The full-text search's connection (opened on first use; ``_conn`` when the store
@@ -1034,10 +1045,11 @@ class SqliteRepository:
 
         def ranked(conn: sqlite3.Connection) -> list[Any]:
             counted = self._counted(conn)
-            if not past and self._use_postings():
-                top = self._postings.top_k(
+            postings = self._posting_cache(past)
+            if postings is not None:
+                top = postings.top_k(
                     lambda q, p: conn.execute(q, p).fetchall(), phrases, kinds, scope, limit,
-                    _phrase_counter(conn, counted),
+                    _phrase_counter(conn, counted, every_version=past), as_of, known_at,
                 )
                 if top is not None:
                     return _read_ranked(conn, top)
@@ -1302,8 +1314,17 @@ def _vector_sql() -> VectorSql:
                      ids=_sql("vector_ids"), after=_sql("vector_rows_after"))
 
 
-def _posting_sql() -> PostingSql:
-    """The statements a posting cache reads with."""
+def _posting_sql(every_version: bool = False) -> PostingSql:
+    """The statements a posting cache reads with: over the index of current rows, or of
+    every version's text (as-of search)."""
+    if every_version:
+        return PostingSql(state=_sql("text_all_index_state"),
+                          rows_after=_sql("text_all_rows_after"),
+                          text_after=_sql("text_all_of_rows_after"), ids=_sql("text_ids"),
+                          ids_in=_sql("text_ids_in"), phrase=_sql("phrase_scores_all"),
+                          vocabulary_table=_sql("text_all_vocabulary_table"),
+                          vocabulary=_sql("text_all_vocabulary"),
+                          window_ends=_sql("text_window_ends_in"))
     return PostingSql(state=_sql("text_index_state"), rows_after=_sql("text_rows_after"),
                       text_after=_sql("text_of_rows_after"), ids=_sql("text_ids"),
                       ids_in=_sql("text_ids_in"), phrase=_sql("phrase_scores"),
