@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import queue
 import sqlite3
@@ -62,6 +61,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ryvem.adapters.sqlite.topk import K1, TOKENIZE, B, varints
+from ryvem.adapters.sqlite.topk import idf as _idf
 from ryvem.adapters.sqlite.vectors import Codes, filter_mask
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.errors import RyvemError
@@ -72,9 +73,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Filler", "PostingCache", "PostingSql", "varints"]
 
-K1 = 1.2  # bm25()'s constants (fts5_aux.c)
-B = 0.75
-TOKENIZE = "porter unicode61 remove_diacritics 2"  # nodes_fts's tokenizer (migration 002)
 CACHED_FROM = 1024  # a phrase held by this many rows or more is kept (rarer: one cheap query)
 ENTRIES_KEPT = 4_000_000  # postings kept in all, least recently used dropped (8 bytes each)
 DELTA_MAX = 2048  # new rows tokenized apart to extend kept phrases; more: phrases dropped
@@ -108,19 +106,6 @@ class PostingSql:
     window_ends: str | None = None
 
 
-def varints(blob: bytes) -> list[int]:
-    """The SQLite varints in ``blob`` (FTS5's docsize and averages records): big-endian, seven
-    bits a byte, the high bit set on every byte but a number's last."""
-    out: list[int] = []
-    value = 0
-    for byte in blob:
-        value = (value << 7) | (byte & 0x7F)
-        if byte < 0x80:
-            out.append(value)
-            value = 0
-    return out
-
-
 def _size(blob: bytes) -> int:
     """A docsize record's total: the row's tokens over every column."""
     return sum(blob) if max(blob, default=0) < 0x80 else sum(varints(blob))
@@ -129,12 +114,6 @@ def _size(blob: bytes) -> int:
 def _one_token(phrase: str) -> bool:
     """Whether an FTS5 phrase is one quoted word (no space, no prefix star)."""
     return len(phrase) > 2 and phrase[0] == phrase[-1] == '"' and " " not in phrase[1:-1]
-
-
-def _idf(df: int, n: int) -> float:
-    """bm25()'s idf of a phrase held by ``df`` of ``n`` rows (fts5_aux.c, fts5Bm25GetData)."""
-    idf = math.log((n - df + 0.5) / (df + 0.5))
-    return idf if idf > 0.0 else 1e-6
 
 
 @dataclass(frozen=True)
