@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -136,6 +136,23 @@ def _refuse(*args: object, **kwargs: object) -> object:
     raise AssertionError("ranked on FTS5, not from the postings in memory")
 
 
+def _redact_elsewhere(path: Path, word: str) -> None:
+    """Forget ``word`` everywhere through another handle of the store."""
+    writer = SqliteRepository.open(path)
+    try:
+        Service(writer).redact(word, all_scopes=True, reason="test: a pasted word",
+                               force=True)
+    finally:
+        writer.close()
+
+
+def _from_memory(monkeypatch: pytest.MonkeyPatch, wrong: Callable[[], list[object]]) -> None:
+    """``wrong()`` (the mismatches against FTS5) is empty with FTS5's ranking refused."""
+    with monkeypatch.context() as m:
+        m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+        assert wrong() == []
+
+
 def test_the_common_phrases_of_a_question_are_kept_in_memory_after_it_is_asked(
     store: tuple[SqliteRepository, Service, Path],
 ) -> None:
@@ -173,14 +190,10 @@ def test_searches_from_memory_stay_exact_while_another_handle_writes(
                                 for i in rng.sample(range(ROWS), 120)])
             for hit in writer.search(parse_search("filler"), (), ALL_SCOPES, 15, None):
                 service.retire(hit.id)
-            with monkeypatch.context() as m:
-                m.setattr(sqlite_repository, "_ranked_rows", _refuse)
-                assert _answers(repo, path) == []
+            _from_memory(monkeypatch, lambda: _answers(repo, path))
         # more closed rows than are ever checked one by one: every indexed seq read again
         service.write_many([_node(i, _text(rng)) for i in range(0, ROWS, 2)])
-        with monkeypatch.context() as m:
-            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
-            assert _answers(repo, path) == []
+        _from_memory(monkeypatch, lambda: _answers(repo, path))
     finally:
         writer.close()
 
@@ -190,12 +203,7 @@ def test_a_forgotten_word_is_not_found_from_memory_and_the_rest_stays_exact(
 ) -> None:
     repo, _, path = store
     _warm(repo, path)
-    writer = SqliteRepository.open(path)
-    try:
-        Service(writer).redact("space", all_scopes=True, reason="test: a pasted word",
-                               force=True)
-    finally:
-        writer.close()
+    _redact_elsewhere(path, "space")
     assert repo.search(parse_search("space"), (), ALL_SCOPES, 20, None) == []
     _warm(repo, path)
     assert _answers(repo, path) == []
@@ -396,16 +404,12 @@ def test_searches_as_of_stay_exact_while_another_handle_closes_and_adds_versions
     try:
         # closures the cache learns one candidate at a time (fewer than it checks singly)
         instants += _write_history(service, path, rng, ROWS, rounds=2)
-        with monkeypatch.context() as m:
-            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
-            assert _answers_as_of(repo, path, _whens(instants)) == []
+        _from_memory(monkeypatch, lambda: _answers_as_of(repo, path, _whens(instants)))
         assert repo._postings_all.unresolved >= 0
         # more closures than it checks singly: every current seq read again
         service.write_many([_node(i, _text(rng)) for i in range(0, ROWS, 2)])
         instants.append(_instant(path))
-        with monkeypatch.context() as m:
-            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
-            assert _answers_as_of(repo, path, _whens(instants)) == []
+        _from_memory(monkeypatch, lambda: _answers_as_of(repo, path, _whens(instants)))
         cache = repo._postings_all
         assert cache.open_count == len(repo._read("SELECT id FROM nodes_fts_docsize"))
     finally:
@@ -418,12 +422,35 @@ def test_a_forgotten_word_is_not_found_as_of_any_time_from_memory(
     repo, service, path = store
     instants = [_instant(path), *_write_history(service, path, random.Random(17), ROWS, 1)]
     _warm_as_of(repo, instants[0])
-    writer = SqliteRepository.open(path)
-    try:
-        Service(writer).redact("space", all_scopes=True, reason="test: a pasted word",
-                               force=True)
-    finally:
-        writer.close()
+    _redact_elsewhere(path, "space")
     for as_of, known_at in _whens(instants):
         assert repo.search(parse_search("space"), (), ALL_SCOPES, 20, as_of, known_at) == []
     assert _answers_as_of(repo, path, _whens(instants)) == []
+
+
+def test_every_indexed_row_is_read_without_holding_the_search_s_lock(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reading every row's size, kind, scope (and window) takes about a second at 100,000
+    rows: the filler reads them on its own connection before any phrase, so no search
+    waits for it; a search (or an install) only brings those rows up to date."""
+    repo, service, path = store
+    reads: list[tuple[int, bool]] = []
+    convert = postings._row_arrays
+
+    def spy(rows: list[object], windows: bool) -> object:
+        reads.append((len(rows), repo._search_lock.locked()))
+        return convert(rows, windows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(postings, "_row_arrays", spy)
+    when = _instant(path)
+    for as_of in (None, when):
+        for text in QUESTIONS:
+            repo.search(parse_search(text), (), ALL_SCOPES, 5, as_of)
+    assert repo.settle()
+    service.write_many([_node(ROWS + i, _text(random.Random(i))) for i in range(3)])
+    for as_of in (None, when):
+        repo.search(parse_search(QUESTIONS[0]), (), ALL_SCOPES, 5, as_of)
+    assert [locked for n, locked in reads if n >= ROWS] == [False, False]  # both indexes
+    assert all(n <= 3 for n, locked in reads if locked)  # the new rows, under the lock
+    assert _answers(repo, path) == []

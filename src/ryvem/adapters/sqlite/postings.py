@@ -38,12 +38,20 @@ ranks on FTS5 as before (a phrase of at most ``INLINE_MAX`` rows, when the rest 
 it reads itself) and asks the :class:`Filler` for it: a thread with a connection of its own,
 at the lowest CPU priority, that reads one phrase at a time once no search of any store in the
 process has run for ``QUIET_S``, and installs what it read the same way, a few phrases per
-hold of the search's lock. It also reads ahead the store's commonest words (stop words aside,
-up to ``PREFILL_SHARE`` of what is kept) after ``QUIET_AHEAD_S`` of quiet. So a one-shot CLI
-search costs what it did, searches back to back leave the filler waiting, and a server that
-has been up a few seconds answers from memory.
+hold of the search's lock. Before any phrase it reads every indexed row (:class:`Rows`, about
+a second at 100,000 rows), so no search waits for that. It also reads ahead the store's
+commonest words (stop words aside, up to ``PREFILL_SHARE`` of what is kept) after
+``QUIET_AHEAD_S`` of quiet. So a one-shot CLI search costs what it did, searches back to back
+leave the filler waiting, and a server that has been up a few seconds answers from memory.
 
-Only current search uses it (as-of search keeps :mod:`topk` over every version's index).
+**As-of search** has a cache of its own over the index of every version's text
+(``PostingSql.window_ends`` set; made by a store handle's first as-of search). Rows never
+leave that index; a closure narrows a row's window instead. So each row's window on both
+clocks is kept too, a search masks rows by it (:meth:`PostingCache._visible`, the
+repository's ``{valid}`` fragment), and closures not yet identified — the rows held as open
+less the rows the index of current rows holds — are checked on the candidates (a closure
+only narrows a window, so a row hidden by the windows held stays hidden).
+
 numpy comes with the ``semantic`` extra; without it searches run on FTS5 alone, as before.
 The weights (title 4, key 2, body 1) are those every search query passes ``bm25()``.
 """
@@ -85,6 +93,7 @@ TAKE_IN = 16  # fills installed per hold of the search's lock while searches are
 PREFILL_SHARE = 0.75  # of ENTRIES_KEPT: how much the filler reads ahead, commonest words first
 NEVER = 2**63 - 1  # an open window's end (NULL in the store), later than any instant
 _VOCABULARY = object()  # a filler job: list the store's common words, then read them
+_ROWS = object()  # a filler job: read every indexed row (done before any other)
 
 Read = Callable[[str, dict[str, Any]], list[Any]]
 
@@ -145,6 +154,56 @@ class Fill:
     scores: Any = None  # its score for the phrase alone
 
 
+@dataclass(frozen=True)
+class RowArrays:
+    """Indexed rows as arrays (:func:`_row_arrays`): made in the filler's thread, so a
+    search never converts 100,000 rows while others wait; kinds and scopes as their
+    distinct strings and each row's index into them (the cache gives the codes)."""
+
+    ids: Any
+    sizes: Any
+    kind_names: list[str]
+    kind_at: Any
+    scope_names: list[str]
+    scope_at: Any
+    windows: tuple[Any, Any, Any, Any] | None  # valid_from, valid_to, recorded, closure
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Every indexed row, read by the :class:`Filler` in a snapshot of its own (the state
+    row's figures with it), for a cache that has none yet."""
+
+    version: Version
+    n: int
+    avgdl: float
+    arrays: RowArrays | None
+
+
+def _row_arrays(rows: Sequence[Sequence[Any]], windows: bool) -> RowArrays:
+    """``text_rows_after`` (or ``text_all_rows_after``, with ``windows``) rows as arrays."""
+    import numpy as np
+
+    n = len(rows)
+
+    def names(col: int) -> tuple[list[str], Any]:
+        found, at = np.unique(np.array([r[col] for r in rows], dtype=object).astype(str),
+                              return_inverse=True)
+        return [str(x) for x in found], at.astype(np.int32)
+
+    def moment(col: int) -> Any:
+        return np.fromiter((NEVER if r[col] is None else r[col] for r in rows), np.int64, n)
+
+    kind_names, kind_at = names(2)
+    scope_names, scope_at = names(3)
+    return RowArrays(
+        ids=np.fromiter((r[0] for r in rows), np.int64, n),
+        sizes=np.fromiter((_size(r[1]) for r in rows), np.float64, n),
+        kind_names=kind_names, kind_at=kind_at, scope_names=scope_names, scope_at=scope_at,
+        windows=(moment(4), moment(5), moment(6), moment(7)) if windows else None,
+    )
+
+
 def _where(state: Sequence[Any]) -> tuple[Version, int, float]:
     """A ``text_index_state`` row as (version, N, avgdl)."""
     n_rows, _, averages, mark, newest = state
@@ -174,6 +233,9 @@ class Filler:
         self._skip: frozenset[str] = frozenset()
         self._done: list[Fill] = []
         self._owed = 0  # phrases asked for and not yet read
+        self._rows_wanted = False  # every indexed row asked for (once), read before phrases
+        self._rows_read = False
+        self._rows: Rows | None = None  # read, not yet taken
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
@@ -187,6 +249,22 @@ class Filler:
             self._start()
         for phrase in phrases:
             self._queue.put(phrase)
+
+    def want_rows(self) -> None:
+        """Read every indexed row (and the snapshot's figures) before any phrase, so the
+        cache need not read them inside a search (:meth:`take_rows`)."""
+        with self._cond:
+            if self._closed or self._rows_wanted:
+                return
+            self._rows_wanted = True
+            self._owed += 1
+            self._start()
+        self._queue.put(_ROWS)  # wakes the thread
+
+    def take_rows(self) -> Rows | None:
+        with self._cond:
+            rows, self._rows = self._rows, None
+        return rows
 
     def read_ahead(self, skip: frozenset[str]) -> None:
         """Also read the store's common words (held by ``CACHED_FROM`` rows or more, but
@@ -255,6 +333,17 @@ class Filler:
                         item = self._queue.get()
                 if item is None or self._closed:
                     return
+                if self._rows_wanted and not self._rows_read:
+                    while self._quiet_for() < QUIET_S:
+                        if self._stop.wait(QUIET_S / 2):
+                            return
+                    rows = self._read_rows(conn)
+                    with self._cond:
+                        self._rows, self._rows_read = rows, True
+                        self._owed -= 1
+                        self._cond.notify_all()
+                if item is _ROWS:
+                    continue
                 if item is _VOCABULARY:
                     quiet = QUIET_AHEAD_S
                 # One phrase at a time, each once the store's searches have been quiet for a
@@ -290,6 +379,21 @@ class Filler:
                 self._cond.notify_all()
             if conn is not None:
                 conn.close()
+
+    def _read_rows(self, conn: sqlite3.Connection | None) -> Rows | None:
+        if conn is None or self._closed:
+            return None
+        try:
+            conn.execute("BEGIN")
+            try:
+                version, n, avgdl = _where(conn.execute(self._sql.state).fetchone())
+                rows = conn.execute(self._sql.rows_after, {"after": 0}).fetchall()
+            finally:
+                conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            return None
+        arrays = _row_arrays(rows, self._sql.window_ends is not None) if rows else None
+        return Rows(version, n, avgdl, arrays)
 
     def _vocabulary(self, conn: sqlite3.Connection | None) -> list[str]:
         """The common words to read ahead, as phrases."""
@@ -427,35 +531,14 @@ class PostingCache:
         return version
 
     def _add_rows(self, read: Read) -> None:
-        import numpy as np
 
         after = self.top
         rows = read(self.sql.rows_after, {"after": after})
         if not rows:
             return
         n = len(rows)
-        kc, sc = self.kind_codes.code, self.scope_codes.code
         first = len(self.ids)
-        self.ids = np.concatenate([self.ids, np.fromiter((r[0] for r in rows), np.int64, n)])
-        self.sizes = np.concatenate(
-            [self.sizes, np.fromiter((_size(r[1]) for r in rows), np.float64, n)])
-        self.kinds = np.concatenate(
-            [self.kinds, np.fromiter((kc(r[2]) for r in rows), np.int32, n)])
-        self.scopes = np.concatenate(
-            [self.scopes, np.fromiter((sc(r[3]) for r in rows), np.int32, n)])
-        self.dead = np.concatenate([self.dead, np.zeros(n, np.bool_)])
-        if self.every:
-            def at(col: int, empty: int) -> Any:
-                return np.fromiter((empty if r[col] is None else r[col] for r in rows),
-                                   np.int64, n)
-
-            self.valid_from = np.concatenate([self.valid_from, at(4, NEVER)])
-            ends = at(5, NEVER)
-            self.valid_to = np.concatenate([self.valid_to, ends])
-            self.recorded = np.concatenate([self.recorded, at(6, NEVER)])
-            self.closure_recorded = np.concatenate([self.closure_recorded, at(7, NEVER)])
-            self.open_count += int(np.count_nonzero(ends == NEVER))
-        self.top = int(self.ids[-1])
+        self._append(_row_arrays(rows, self.every))
         if not self.postings:
             return
         if n > DELTA_MAX:
@@ -464,6 +547,37 @@ class PostingCache:
             self.entries = 0
             return
         self._extend(read, after, first, list(self.postings))  # keys
+
+    def _adopt(self) -> None:
+        """Start from the rows the filler read, when none are held yet (``refresh`` then
+        brings them to the search's snapshot, as it does any rows held)."""
+        rows = self.filler.take_rows()
+        if rows is None or self.version is not None:
+            return
+        self.version, self.n, self.avgdl = rows.version, rows.n, rows.avgdl
+        if rows.arrays is not None:
+            self._append(rows.arrays)
+
+    def _append(self, rows: RowArrays) -> None:
+        """Add rows of seqs above every seq held."""
+        import numpy as np
+
+        kinds = np.array([self.kind_codes.code(k) for k in rows.kind_names], np.int32)
+        scopes = np.array([self.scope_codes.code(s) for s in rows.scope_names], np.int32)
+        self.ids = np.concatenate([self.ids, rows.ids])
+        self.sizes = np.concatenate([self.sizes, rows.sizes])
+        self.kinds = np.concatenate([self.kinds, kinds[rows.kind_at]])
+        self.scopes = np.concatenate([self.scopes, scopes[rows.scope_at]])
+        self.dead = np.concatenate([self.dead, np.zeros(len(rows.ids), np.bool_)])
+        if self.every and rows.windows is not None:
+            begun, ends, recorded, end_recorded = rows.windows
+            self.valid_from = np.concatenate([self.valid_from, begun])
+            self.valid_to = np.concatenate([self.valid_to, ends])
+            self.recorded = np.concatenate([self.recorded, recorded])
+            self.closure_recorded = np.concatenate([self.closure_recorded, end_recorded])
+            self.open_count += int(np.count_nonzero(ends == NEVER))
+        if len(self.ids):
+            self.top = int(self.ids[-1])
 
     def _close_all(self, read: Read, version: Version, n: int, avgdl: float) -> None:
         """Every version's text: give each row closed since read its window's end, found as
@@ -671,7 +785,9 @@ class PostingCache:
         if not self._read_ahead:
             self._read_ahead = True
             self.filler.read_ahead(self._skip)
+        self._adopt()
         if self.version is None and not self.waiting:  # nothing read yet: no arrays needed
+            self.filler.want_rows()
             self._ask(common)
             return None
         now = self.refresh(read)
@@ -709,6 +825,7 @@ class PostingCache:
         self.waiting += self.filler.take()
         if not self.waiting:
             return 0
+        self._adopt()
         now = self.refresh(read)
         self._take_in(read, now, set(), most)
         return len(self.waiting)
