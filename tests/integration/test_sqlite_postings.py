@@ -136,6 +136,21 @@ def _refuse(*args: object, **kwargs: object) -> object:
     raise AssertionError("ranked on FTS5, not from the postings in memory")
 
 
+def _row_reads(repo: SqliteRepository,
+               monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """From now on, each time rows are made into arrays: how many, and whether the search's
+    lock was held meanwhile."""
+    reads: list[tuple[int, bool]] = []
+    convert = postings._row_arrays
+
+    def spy(rows: list[object], windows: bool) -> object:
+        reads.append((len(rows), repo._search_lock.locked()))
+        return convert(rows, windows)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(postings, "_row_arrays", spy)
+    return reads
+
+
 def _redact_elsewhere(path: Path, word: str) -> None:
     """Forget ``word`` everywhere through another handle of the store."""
     writer = SqliteRepository.open(path)
@@ -199,15 +214,18 @@ def test_searches_from_memory_stay_exact_while_another_handle_writes(
 
 
 def test_a_forgotten_word_is_not_found_from_memory_and_the_rest_stays_exact(
-    store: tuple[SqliteRepository, Service, Path],
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     repo, _, path = store
     _warm(repo, path)
     _redact_elsewhere(path, "space")
+    reads = _row_reads(repo, monkeypatch)
     assert repo.search(parse_search("space"), (), ALL_SCOPES, 20, None) == []
     _warm(repo, path)
     assert _answers(repo, path) == []
     assert '"space"' not in repo._postings.postings
+    # every row is read again after the forget, by the filler, not under the search's lock
+    assert [locked for n, locked in reads if n >= ROWS] == [False]
 
 
 def test_a_phrase_whose_scores_do_not_read_back_is_ranked_by_a_query_of_its_own(
@@ -435,14 +453,7 @@ def test_every_indexed_row_is_read_without_holding_the_search_s_lock(
     rows: the filler reads them on its own connection before any phrase, so no search
     waits for it; a search (or an install) only brings those rows up to date."""
     repo, service, path = store
-    reads: list[tuple[int, bool]] = []
-    convert = postings._row_arrays
-
-    def spy(rows: list[object], windows: bool) -> object:
-        reads.append((len(rows), repo._search_lock.locked()))
-        return convert(rows, windows)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(postings, "_row_arrays", spy)
+    reads = _row_reads(repo, monkeypatch)
     when = _instant(path)
     for as_of in (None, when):
         for text in QUESTIONS:

@@ -236,6 +236,7 @@ class Filler:
         self._rows_wanted = False  # every indexed row asked for (once), read before phrases
         self._rows_read = False
         self._rows: Rows | None = None  # read, not yet taken
+        self.rows_failed = False  # the last read of every row failed: the cache reads them
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
@@ -252,11 +253,12 @@ class Filler:
 
     def want_rows(self) -> None:
         """Read every indexed row (and the snapshot's figures) before any phrase, so the
-        cache need not read them inside a search (:meth:`take_rows`)."""
+        cache need not read them inside a search (:meth:`take_rows`); nothing when a read
+        is already on its way or waits to be taken."""
         with self._cond:
-            if self._closed or self._rows_wanted:
+            if self._closed or (self._rows_wanted and not self._rows_read) or self._rows:
                 return
-            self._rows_wanted = True
+            self._rows_wanted, self._rows_read = True, False
             self._owed += 1
             self._start()
         self._queue.put(_ROWS)  # wakes the thread
@@ -340,6 +342,7 @@ class Filler:
                     rows = self._read_rows(conn)
                     with self._cond:
                         self._rows, self._rows_read = rows, True
+                        self.rows_failed = rows is None
                         self._owed -= 1
                         self._cond.notify_all()
                 if item is _ROWS:
@@ -498,14 +501,21 @@ class PostingCache:
         self.asked, self.waiting = asked, waiting
 
     # --- keeping in step ---------------------------------------------------------------
-    def refresh(self, read: Read) -> Version:
-        """Bring the arrays to the store's snapshot that ``read`` reads; return where it is."""
+    def refresh(self, read: Read) -> Version | None:
+        """Bring the arrays to the store's snapshot that ``read`` reads; return where it is.
+        None when no rows are held (none read yet, or dropped by a forget since): the filler
+        is asked to read them all, and only if its last read failed does this one."""
         import numpy as np
 
         state = read(self.sql.state, {})[0]
         n_rows, max_id = int(state[0]), int(state[1])
         version, n, avgdl = _where(state)
-        if self.version is None or version.mark != self.version.mark:
+        if self.version is not None and version.mark != self.version.mark:
+            self._start_over()  # a forget changed texts in place
+        if self.version is None:
+            if not self.filler.rows_failed:
+                self.filler.want_rows()
+                return None
             self._start_over()
         self.version, self.n, self.avgdl = version, n, avgdl
         if max_id > self.top:
@@ -531,7 +541,6 @@ class PostingCache:
         return version
 
     def _add_rows(self, read: Read) -> None:
-
         after = self.top
         rows = read(self.sql.rows_after, {"after": after})
         if not rows:
@@ -772,11 +781,12 @@ class PostingCache:
         known_at: int | None = None,
     ) -> list[tuple[int, float]] | None:
         """The ``limit`` best ``(seq, rank)`` of ``phrases`` OR-ed among current rows of
-        ``kinds`` (all when empty) in ``scope``: what FTS5's ``ORDER BY rank, rowid DESC
-        LIMIT limit`` returns, rank being ``-bm25`` score. ``count(phrase)`` is FTS5's row
-        count of a phrase in the same snapshot. None when a common phrase is not in memory
-        yet (it is asked of the filler) or the index disagrees with what was read: the
-        caller then ranks on FTS5."""
+        ``kinds`` (all when empty) in ``scope`` — or, for a cache of every version's text,
+        among the versions visible at (``as_of``, ``known_at``) — what FTS5's ``ORDER BY
+        rank, rowid DESC LIMIT limit`` returns, rank being ``-bm25`` score. ``count(phrase)``
+        is FTS5's row count of a phrase in the same snapshot (of that index). None when a
+        common phrase is not in memory yet (it is asked of the filler) or the index
+        disagrees with what was read: the caller then ranks on FTS5."""
         import numpy as np
 
         df_of = {p: count(p) for p in phrases}
@@ -791,6 +801,9 @@ class PostingCache:
             self._ask(common)
             return None
         now = self.refresh(read)
+        if now is None:  # every row is being read again (after a forget)
+            self._ask(common)
+            return None
         self._take_in(read, now, {self._key(p) for p in common}, 0)
         missing = [p for p in common
                    if self._key(p) not in self.postings and self._key(p) not in self.refused]
@@ -827,6 +840,8 @@ class PostingCache:
             return 0
         self._adopt()
         now = self.refresh(read)
+        if now is None:
+            return 0  # nothing can be installed before every row is read again
         self._take_in(read, now, set(), most)
         return len(self.waiting)
 
