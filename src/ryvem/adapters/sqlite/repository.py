@@ -226,13 +226,14 @@ def _ranked_rows(
     def rows() -> int:
         return int(conn.execute(sizing).fetchone()[0])
 
+    averages = _sql("fts_all_averages" if every_version else "fts_averages")
+    count = _phrase_counter(conn, counted, every_version=every_version)
+
     def exact(seqs: list[int]) -> dict[int, float] | None:
         texts = conn.execute(_sql("text_of_rows"), {"seqs": _json(seqs)}).fetchall()
         block = conn.execute(averages).fetchone()
         return topk.exact_ranks(phrases, texts, block[0] if block else None, count)
 
-    averages = _sql("fts_all_averages" if every_version else "fts_averages")
-    count = _phrase_counter(conn, counted, every_version=every_version)
     top = topk.top_k(phrases, params["limit"], rank=rank, count=count, rows=rows, exact=exact)
     return _read_ranked(conn, top)
 

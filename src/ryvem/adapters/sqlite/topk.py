@@ -152,8 +152,8 @@ def _settled(
     first. So when two rows of the answer, or the last and the next, are that close, their
     ranks are computed as the single query computes them (``exact``). A query that returned
     all the rows asked, its last that close to the answer's last, may have left out rows
-    tied with it: it runs again with a larger limit first. Past ``_SETTLE_MAX`` rows to settle, or
-    without ``exact``, the single query runs."""
+    tied with it: it runs again with a larger limit first. Past ``_SETTLE_MAX`` rows to
+    settle, or without ``exact``, the single query runs."""
     ranked = _in_order(best)
     if len(ranked) >= limit:
         cut = ranked[limit - 1][1]
@@ -263,16 +263,6 @@ def _near_tie(ranked: list[Ranked]) -> bool:
 
 
 def _in_order(best: dict[int, float]) -> list[Ranked]:
-    """``best`` in FTS5's order: by rank, ties newest first. A row's rank may come from a
-    query that summed its phrases in another order than the single query would, so ranks
-    within float noise (1e-12, relative) of the one before count as a tie here (while the
-    rounds run; the answer settles such ties with FTS5's own query, :func:`_near_tie`)."""
-    ranked = sorted(best.items(), key=lambda item: (item[1], -item[0]))
-    out: list[Ranked] = []
-    tie: list[Ranked] = []
-    for item in ranked:
-        if tie and not _near(item[1], tie[-1][1]):
-            out += sorted(tie, key=lambda t: -t[0])
-            tie = []
-        tie.append(item)
-    return out + sorted(tie, key=lambda t: -t[0])
+    """``best`` by rank, ties newest first. Rows within float noise of each other may be in
+    another order than FTS5's here; the answer settles them (:func:`_settled`)."""
+    return sorted(best.items(), key=lambda item: (item[1], -item[0]))
