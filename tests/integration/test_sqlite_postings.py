@@ -299,11 +299,12 @@ def test_varints_are_read_as_sqlite_writes_them() -> None:
 def test_closing_the_store_stops_its_background_reader(tmp_path: Path) -> None:
     repo = SqliteRepository.open(tmp_path / "c.db")
     Service(repo).write_many([_node(i, "page note") for i in range(CACHED_FROM + 10)])
+    others = set(threading.enumerate())  # another test's store may still have its own
     repo.search(parse_search("page note"), (), ALL_SCOPES, 5, None)
-    before = {t.name for t in threading.enumerate()}
+    mine = [t for t in threading.enumerate() if t not in others and t.name == "ryvem-postings"]
     repo.close()
-    assert "ryvem-postings" in before
-    assert "ryvem-postings" not in {t.name for t in threading.enumerate()}
+    assert mine
+    assert not any(t.is_alive() for t in mine)
 
 
 # --- as-of search: postings of every version's text -----------------------------------------

@@ -8,6 +8,7 @@ is fail-safe by contract: hostile arguments answer ``[]`` or a documented clamp.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from anyio.from_thread import start_blocking_portal
 from mcp.server.mcpserver.exceptions import ToolError
 
 from reliability.invariants import assert_invariants, snapshot
+from ryvem.backends import open_session
 from ryvem.mcp.server import RyvemMCPServer, build_server
 
 G = {"scope": "global"}
@@ -39,14 +41,16 @@ WRITE_CASES: dict[str, dict[str, Any]] = {
 
 
 @pytest.fixture
-def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RyvemMCPServer:
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[RyvemMCPServer]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("RYVEM_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("RYVEM_BACKEND", raising=False)
-    s = build_server()
+    session = open_session()
+    s = build_server(session)
     call(s, "memory_write", kind="decision", title="Cache", key="cache", body="[[latency]]", **G)
     call(s, "memory_write", kind="task", title="Latency", key="latency", **G)
-    return s
+    yield s
+    session.close()  # its store and the search's background reader, as ryvem-mcp does
 
 
 def call(server: RyvemMCPServer, tool: str, **arguments: Any) -> Any:
