@@ -47,6 +47,7 @@ __all__ = [
     "RequeuesVectors",
     "StoresVectors",
     "WalksInOneQuery",
+    "WarmsUp",
     "WriteContext",
     "WritePlan",
     "WriteTx",
@@ -284,6 +285,19 @@ class ReadsConcurrently(Protocol):
     def reads_concurrently(self) -> bool:
         """True when this store's searches run side by side (it may depend on how the store
         was opened)."""
+
+
+@runtime_checkable
+class WarmsUp(Protocol):
+    """An optional capability: read ahead what a long-lived process's searches will need, so
+    that its first search costs what the later ones do (``ryvem-mcp`` asks for it once, in
+    the background, as it starts: ``Session.warm``). SQLite has it; a Neo4j store keeps its
+    indexes in the server, so opening it is all there is to do."""
+
+    def warm(self, vector_model: str | None) -> None:
+        """Load the vectors of ``vector_model`` (None: none) into memory, and start reading
+        what full-text search keeps in memory; return once the vectors are loaded (the rest
+        goes on in the background)."""
 
 
 Progress = Callable[[str, int, int | None], None]

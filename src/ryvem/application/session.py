@@ -27,6 +27,7 @@ in :meth:`reindex`. A search that finds a larger backlog says how many rows it m
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import threading
@@ -41,7 +42,7 @@ from ryvem.application import workspace
 from ryvem.application.service import EdgeView, Service, WriteResult
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL, parse_scope, parse_scope_filter
-from ryvem.ports import GraphRepository, RebuildsTextIndex, StoresVectors
+from ryvem.ports import GraphRepository, RebuildsTextIndex, StoresVectors, WarmsUp
 
 if TYPE_CHECKING:
     from ryvem.embedding import Embedder
@@ -132,18 +133,29 @@ class Session:
         self._worker: threading.Thread | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self._warmer: threading.Thread | None = None
+        self._warm_cancel = threading.Event()
 
     # --- the store ------------------------------------------------------------------------
     @property
     def repo(self) -> GraphRepository:
         """The store, opened on first use."""
+        repo = self._open()
+        assert repo is not None
+        return repo
+
+    def _open(self, unless: threading.Event | None = None) -> GraphRepository | None:
+        """The store, opened now if it is not yet — unless ``unless`` is set (then None)."""
         with self._open_lock:
+            if unless is not None and unless.is_set():
+                return None
             if self._repo is None:
                 self._repo = self._opener()
                 self.written()  # the background embedder waits for an open store
             return self._repo
 
     def close(self) -> None:
+        self._stop_warming()
         self.stop_background_embedding()
         with self._open_lock:
             if self._repo is not None:
@@ -413,6 +425,51 @@ class Session:
             )
         return Reindexed(text_rows, queued, embedded, repo.vector_pending(), embedder.name,
                          note)
+
+    def warm(self) -> None:
+        """Open the store and read ahead what searches will need, so that the first search
+        costs what the later ones do: the model run once (its first run costs a few hundred
+        milliseconds more than the next), and what the store keeps in memory for search
+        (``ports.WarmsUp``: on SQLite the vectors, about half a second at 100,000 rows, and
+        the lexical index's common words, read in the background). A long-lived face asks
+        for it as it starts (:meth:`start_warming`); no search needs it."""
+        self._warm(None)
+
+    def start_warming(self) -> None:
+        """:meth:`warm` in a daemon thread (``ryvem-mcp`` starts it before serving). A
+        failure is not reported there: the face's first call opens the store itself and
+        says what is wrong. :meth:`close` waits for it."""
+        if self._warmer is not None:
+            return
+        self._warm_cancel.clear()
+        self._warmer = threading.Thread(target=self._warm_quietly, name="ryvem-warm",
+                                        daemon=True)
+        self._warmer.start()
+
+    def _warm_quietly(self) -> None:
+        # Any failure here is a first call's to report (a missing folder, a busy or broken
+        # store, a server not reachable yet): this thread has no one to tell.
+        with contextlib.suppress(Exception):
+            self._warm(self._warm_cancel)
+
+    def _warm(self, unless: threading.Event | None) -> None:
+        repo = self._open(unless)
+        if repo is None:
+            return
+        embedder = self.embedder()
+        model = None
+        if embedder is not None:
+            embedder.embed(["what do we know"])
+            if isinstance(repo, StoresVectors):
+                model = embedder.name
+        if isinstance(repo, WarmsUp) and not (unless is not None and unless.is_set()):
+            repo.warm(model)
+
+    def _stop_warming(self, timeout: float = 10.0) -> None:
+        warmer, self._warmer = self._warmer, None
+        if warmer is not None:
+            self._warm_cancel.set()
+            warmer.join(timeout)
 
     def start_background_embedding(self) -> bool:
         """Embed queued rows in a daemon thread, woken by every write (and every

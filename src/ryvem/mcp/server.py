@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, ParamSpec
 
+from mcp.server.context import CallNext, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -766,6 +767,21 @@ def build_server(
     return server
 
 
+def warm_after_handshake(session: Session) -> ServerMiddleware[Any]:
+    """Middleware that has ``session`` warm up (:meth:`Session.start_warming`: the store
+    opened, the model run once, the vectors and common words read) as soon as the host has
+    finished the handshake — not before, so that warming never delays the host's
+    ``initialize`` — and before its first tool call needs any of it."""
+
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        result = await call_next(ctx)
+        if ctx.method != "initialize":
+            session.start_warming()
+        return result
+
+    return middleware
+
+
 def _make_private_folder(folder: Path) -> None:
     """Create the export folder (0700, like the data dir) when it is missing."""
     try:
@@ -826,13 +842,15 @@ def main() -> None:
         print(f"error: unknown argument {args[0][:80]!r}\n{_usage()}", file=sys.stderr)
         sys.exit(2)
     try:
-        session = open_session()  # reads the settings; the store opens on first use
+        session = open_session()  # reads the settings; the store opens as it warms up
     except RyvemError as e:
         print(f"error: {_one_line(e.message)}", file=sys.stderr)
         sys.exit(e.exit_code)
     session.start_background_embedding()  # the server is long-lived: writes never embed
     try:
-        build_server(session, export_folder=export_folder, allow_purge=allow_purge).run()
+        server = build_server(session, export_folder=export_folder, allow_purge=allow_purge)
+        server.middleware.append(warm_after_handshake(session))
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:

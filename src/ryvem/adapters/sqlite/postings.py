@@ -42,7 +42,9 @@ hold of the search's lock. Before any phrase it reads every indexed row (:class:
 a second at 100,000 rows), so no search waits for that. It also reads ahead the store's
 commonest words (stop words aside, up to ``PREFILL_SHARE`` of what is kept) after
 ``QUIET_AHEAD_S`` of quiet. So a one-shot CLI search costs what it did, searches back to back
-leave the filler waiting, and a server that has been up a few seconds answers from memory.
+leave the filler waiting, and a server that has been up a few seconds answers from memory
+(``ryvem-mcp`` asks for every row and the common words as soon as the host's handshake is
+done, before any search: :meth:`PostingCache.warm`, through ``SqliteRepository.warm``).
 
 **As-of search** has a cache of its own over the index of every version's text
 (``PostingSql.window_ends`` set; made by a store handle's first as-of search). Rows never
@@ -792,9 +794,7 @@ class PostingCache:
         df_of = {p: count(p) for p in phrases}
         common = [p for p in phrases if df_of[p] >= CACHED_FROM]
         self.waiting += self.filler.take()
-        if not self._read_ahead:
-            self._read_ahead = True
-            self.filler.read_ahead(self._skip)
+        self._start_reading_ahead()
         self._adopt()
         if self.version is None and not self.waiting:  # nothing read yet: no arrays needed
             self.filler.want_rows()
@@ -830,6 +830,18 @@ class PostingCache:
         if self.every:
             return self._best_of_versions(read, scores, limit, as_of, known_at)
         return self._best(read, scores, limit)
+
+    def warm(self) -> None:
+        """Have the filler read every row and the store's common words now, as a first
+        search would (``SqliteRepository.warm``), so the first searches find them."""
+        self._start_reading_ahead()
+        if self.version is None:
+            self.filler.want_rows()
+
+    def _start_reading_ahead(self) -> None:
+        if not self._read_ahead:
+            self._read_ahead = True
+            self.filler.read_ahead(self._skip)
 
     def take_in(self, read: Read, most: int = TAKE_IN) -> int:
         """Install up to ``most`` of what the filler read (the store's searches being quiet:
