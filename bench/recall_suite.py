@@ -11,6 +11,9 @@ queue's lag, and the corpus imported with its embeddings (issue 13's targets).
   (``bench/docs_workload.py``: the corpus's sentences recombined, asked the evaluation's
   questions), each with the share of rows its questions' words match
   (``measure_hybrid``; ``python -m bench.recall_hybrid`` runs only that, on kept stores).
+  The documentation store is then served by a real ``ryvem-mcp``, asked 20 questions 3 s
+  after the handshake (``measure_server``; ``python -m bench.server_warmup`` runs only that):
+  an agent's first ``memory_search`` on a fresh server, and the ones after it.
 * **single supersede with vectors in place** against the raw sqlite3 bound on a byte copy of
   the same store (same schema and triggers, so the bound pays the same queueing), interleaved.
   Embedding is deferred (the write only queues), so the write's figure is the store's; the
@@ -268,7 +271,30 @@ def bench_docs_hybrid(tmp: Path, corpus: Path, cfg: dict[str, Any], embedder: An
                                     later=later_eval_questions(queries))
     finally:
         repo.close()
-    return rows, {**built, **info}
+    server_rows, server_info = measure_server(tmp / "docs.db")
+    return rows + server_rows, {**built, **info, **server_info}
+
+
+SERVER_DELAY_S = 3.0  # an agent that asks a few seconds into its session
+
+
+def measure_server(db: Path) -> tuple[list[Row], dict[str, Any]]:
+    """A real ``ryvem-mcp`` over a copy of ``db``, asked 20 evaluation questions
+    ``SERVER_DELAY_S`` after the handshake (``bench/server_warmup.py``): what an agent's
+    first ``memory_search`` costs a fresh server, and the ones after it, MCP round trip
+    included."""
+    from bench import server_warmup
+
+    got = server_warmup.measure(db, SERVER_DELAY_S, server_warmup.asked())
+    rows = [
+        Row("recall", f"  ryvem-mcp over the same store, its first memory_search "
+            f"{SERVER_DELAY_S:.0f} s after the handshake (hybrid, top 20)",
+            Figure("ryvem-mcp", p50_ms=got["first"], p95_ms=got["first"], n=1,
+                   note=f"handshake {got['handshake']:.0f} ms"), kind="info"),
+        Row("recall", "  ryvem-mcp, the 19 questions after it",
+            Figure("ryvem-mcp", p50_ms=got["p50"], p95_ms=got["p95"], n=19), kind="info"),
+    ]
+    return rows, {"server_" + k: round(v, 1) for k, v in got.items()}
 
 
 def bench_recall(svc: Service, main_db: Path, tmp: Path, w: Workload, cfg: dict[str, Any],

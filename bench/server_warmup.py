@@ -25,6 +25,12 @@ from bench.docs_workload import eval_questions
 RYVEM_MCP = shutil.which("ryvem-mcp", path=str(Path(sys.executable).parent))
 
 
+def asked() -> list[str]:
+    """The 20 questions asked: the first distinct ones of the evaluation, shuffled as the
+    documentation workload shuffles them."""
+    return list(dict.fromkeys(eval_questions(100)))[:20]
+
+
 async def _run(data_dir: Path, delay: float, questions: list[str]) -> dict[str, float]:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
@@ -53,6 +59,15 @@ async def _run(data_dir: Path, delay: float, questions: list[str]) -> dict[str, 
             "p95": rest[min(len(rest) - 1, round(0.95 * (len(rest) - 1)))] * 1e3}
 
 
+def measure(store: Path, delay: float, questions: list[str]) -> dict[str, float]:
+    """One server over a byte copy of ``store``, asked ``questions`` ``delay`` seconds after
+    the handshake: the handshake, the first call, p50 / p95 of the rest, in ms."""
+    with tempfile.TemporaryDirectory(prefix="ryvem-warmup-") as tmp:
+        data_dir = Path(tmp)
+        shutil.copyfile(store, data_dir / "dev.db")
+        return asyncio.run(_run(data_dir, delay, questions))
+
+
 def main(argv: list[str]) -> int:
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__)
@@ -72,7 +87,7 @@ def main(argv: list[str]) -> int:
     if not store.exists():
         print(f"no store at {store}: run `python -m bench.recall_hybrid` first", file=sys.stderr)
         return 2
-    questions = list(dict.fromkeys(eval_questions(100)))[:20]
+    questions = asked()
     with tempfile.TemporaryDirectory(prefix="ryvem-warmup-") as tmp:
         data_dir = Path(tmp)
         shutil.copyfile(store, data_dir / "dev.db")

@@ -291,8 +291,9 @@ class ReadsConcurrently(Protocol):
 class WarmsUp(Protocol):
     """An optional capability: read ahead what a long-lived process's searches will need, so
     that its first search costs what the later ones do (``ryvem-mcp`` asks for it once, in
-    the background, as it starts: ``Session.warm``). SQLite has it; a Neo4j store keeps its
-    indexes in the server, so opening it is all there is to do."""
+    the background, when the host's handshake is done: ``Session.start_warming``). SQLite
+    has it; a Neo4j store keeps its indexes in the server, so opening it is all there is to
+    do."""
 
     def warm(self, vector_model: str | None) -> None:
         """Load the vectors of ``vector_model`` (None: none) into memory, and start reading

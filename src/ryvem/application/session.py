@@ -436,9 +436,10 @@ class Session:
         self._warm(None)
 
     def start_warming(self) -> None:
-        """:meth:`warm` in a daemon thread (``ryvem-mcp`` starts it before serving). A
-        failure is not reported there: the face's first call opens the store itself and
-        says what is wrong. :meth:`close` waits for it."""
+        """:meth:`warm` in a daemon thread (``ryvem-mcp`` starts it once the host's
+        handshake is done). A failure is not reported there: the face's first call opens
+        the store itself and says what is wrong. :meth:`close` cancels it (a store not yet
+        opened is then not opened) and waits for it."""
         if self._warmer is not None:
             return
         self._warm_cancel.clear()
