@@ -195,6 +195,9 @@ def test_unknown_arguments_are_a_tool_error_naming_them_and_write_nothing(mcp: S
     message = mcp.error("memory_write", kind="decision", title="t", key="typo", bdoy="lost",
                         scoep="board:x")
     assert "'bdoy'" in message and "'scoep'" in message and "unknown argument" in message
+    # and says what was likely meant, and what the tool takes, so an agent fixes it at once
+    assert "(did you mean 'body', 'scope'?)" in message
+    assert message.endswith("; the tool takes kind, title, key, scope, body, data, valid_from")
     assert mcp.count() == before
     assert "no node" in mcp.error("memory_get", ref="decision/typo", scope="global")
     for tool, args in {
@@ -206,7 +209,11 @@ def test_unknown_arguments_are_a_tool_error_naming_them_and_write_nothing(mcp: S
         "memory_unlink": {"from_ref": "seed", "to_ref": "seed", "rel": "about", "x": 1},
         "graph_export": {"path": "elsewhere.html"},
     }.items():
-        assert "unknown argument" in mcp.error(tool, **args), tool
+        message = mcp.error(tool, **args)
+        assert "unknown argument" in message and "; the tool takes " in message, tool
+    searched = mcp.error("memory_search", query="seed")
+    assert "did you mean" not in searched  # nothing close: the names are the hint
+    assert searched.split("; the tool takes ")[1].startswith("text, ")
     assert mcp.ok("memory_get", ref="decision/seed")["valid_to"] is None  # retire refused
     assert mcp.ok("memory_navigate", op="links", ref="seed", dept=3) == []
 

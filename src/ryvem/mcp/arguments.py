@@ -17,6 +17,7 @@ under that name is refused too.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -50,10 +51,21 @@ def unknown_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -
     return sorted(str(name) for name in arguments if name not in known)
 
 
-def unknown_message(names: list[str]) -> str:
+def unknown_message(names: list[str], schema: Mapping[str, Any] | None = None) -> str:
+    """One line naming the unknown arguments and, given the tool's input ``schema``, the
+    names it takes — each typo's likely meaning first — so an agent corrects its call in one
+    step (``query=`` for ``memory_search``'s ``text``, ``bdoy`` for ``body``)."""
     shown = ", ".join(repr(n[:60]) for n in names[:10])
     more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-    return f"unknown argument{'s' if len(names) > 1 else ''} {shown}{more}"
+    message = f"unknown argument{'s' if len(names) > 1 else ''} {shown}{more}"
+    known = [str(k) for k in (schema or {}).get("properties", {})]
+    if not known:
+        return message
+    close = [m[0] for n in names[:10]
+             if (m := difflib.get_close_matches(n[:60], known, n=1, cutoff=0.6))]
+    if close:
+        message += f" (did you mean {', '.join(repr(c) for c in dict.fromkeys(close))}?)"
+    return f"{message}; the tool takes {', '.join(known)}"
 
 
 def export_dir(data_dir: Path, chosen: str | Path | None = None) -> Path:

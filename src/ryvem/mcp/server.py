@@ -313,10 +313,12 @@ class RyvemMCPServer(MCPServer[Any]):
     ) -> CallToolResult | InputRequiredResult:
         tool = self._tool_manager.get_tool(name)
         unknown = [] if tool is None else unknown_arguments(tool.parameters, arguments)
-        if unknown:  # a typo must never drop data silently
+        if tool is not None and unknown:  # a typo must never drop data silently
             if name == NAVIGATE:
                 return _ok([])
-            raise ToolError(f"Error executing tool {name}: {unknown_message(unknown)}")
+            raise ToolError(
+                f"Error executing tool {name}: {unknown_message(unknown, tool.parameters)}"
+            )
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as e:
