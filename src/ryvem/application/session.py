@@ -428,11 +428,12 @@ class Session:
 
     def warm(self) -> None:
         """Open the store and read ahead what searches will need, so that the first search
-        costs what the later ones do: the model run once (its first run costs a few hundred
-        milliseconds more than the next), and what the store keeps in memory for search
+        costs what the later ones do: what the store keeps in memory for search
         (``ports.WarmsUp``: on SQLite the vectors, about half a second at 100,000 rows, and
-        the lexical index's common words, read in the background). A long-lived face asks
-        for it as it starts (:meth:`start_warming`); no search needs it."""
+        the lexical index's common words, read in the background), then one search in the
+        default scope and mode (the model's first run costs a few hundred milliseconds more
+        than the next; on Neo4j the first run of each query costs tens). A long-lived face
+        asks for it as it starts (:meth:`start_warming`); no search needs it."""
         self._warm(None)
 
     def start_warming(self) -> None:
@@ -458,13 +459,14 @@ class Session:
         if repo is None:
             return
         embedder = self.embedder()
-        model = None
-        if embedder is not None:
-            embedder.embed(["what do we know"])
-            if isinstance(repo, StoresVectors):
-                model = embedder.name
+        model = embedder.name if embedder is not None and isinstance(repo, StoresVectors) else None
         if isinstance(repo, WarmsUp) and not (unless is not None and unless.is_set()):
             repo.warm(model)
+        if not (unless is not None and unless.is_set()):
+            # One search shaped like an agent's first (the default scope and mode): it runs
+            # the model once and pays what is still cold on the search's path — its imports,
+            # and on Neo4j the driver's and the server's first run of these queries.
+            self.search("what do we know", limit=1, embed_backlog=0)
 
     def _stop_warming(self, timeout: float = 10.0) -> None:
         warmer, self._warmer = self._warmer, None
