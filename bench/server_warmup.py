@@ -14,13 +14,13 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from bench.docs_workload import eval_questions
+from bench.measure import pct
 
 RYVEM_MCP = shutil.which("ryvem-mcp", path=str(Path(sys.executable).parent))
 
@@ -53,10 +53,9 @@ async def _run(data_dir: Path, delay: float, questions: list[str]) -> dict[str, 
                                                               "scope": "*"})
                 took.append(time.perf_counter() - t)
                 assert not r.is_error, r
-    rest = sorted(took[1:])
+    rest = took[1:]
     return {"handshake": handshake * 1e3, "first": took[0] * 1e3,
-            "p50": statistics.median(rest) * 1e3,
-            "p95": rest[min(len(rest) - 1, round(0.95 * (len(rest) - 1)))] * 1e3}
+            "p50": pct(rest, 50) * 1e3, "p95": pct(rest, 95) * 1e3}
 
 
 def measure(store: Path, delay: float, questions: list[str]) -> dict[str, float]:

@@ -135,6 +135,7 @@ class Session:
         self._stop = threading.Event()
         self._warmer: threading.Thread | None = None
         self._warm_cancel = threading.Event()
+        self._warm_lock = threading.Lock()
 
     # --- the store ------------------------------------------------------------------------
     @property
@@ -441,12 +442,13 @@ class Session:
         handshake is done). A failure is not reported there: the face's first call opens
         the store itself and says what is wrong. :meth:`close` cancels it (a store not yet
         opened is then not opened) and waits for it."""
-        if self._warmer is not None:
-            return
-        self._warm_cancel.clear()
-        self._warmer = threading.Thread(target=self._warm_quietly, name="ryvem-warm",
-                                        daemon=True)
-        self._warmer.start()
+        with self._warm_lock:  # two threads asking at once start one warm-up
+            if self._warmer is not None:
+                return
+            self._warm_cancel.clear()
+            self._warmer = threading.Thread(target=self._warm_quietly, name="ryvem-warm",
+                                            daemon=True)
+            self._warmer.start()
 
     def _warm_quietly(self) -> None:
         # Any failure here is a first call's to report (a missing folder, a busy or broken
@@ -455,23 +457,28 @@ class Session:
             self._warm(self._warm_cancel)
 
     def _warm(self, unless: threading.Event | None) -> None:
+        def cancelled() -> bool:
+            return unless is not None and unless.is_set()
+
         repo = self._open(unless)
         if repo is None:
             return
         embedder = self.embedder()
         model = embedder.name if embedder is not None and isinstance(repo, StoresVectors) else None
-        if isinstance(repo, WarmsUp) and not (unless is not None and unless.is_set()):
+        if isinstance(repo, WarmsUp) and not cancelled():
             repo.warm(model)
-        if not (unless is not None and unless.is_set()):
+        if not cancelled():
             # One search shaped like an agent's first (the default scope and mode): it runs
             # the model once and pays what is still cold on the search's path — its imports,
             # and on Neo4j the driver's and the server's first run of these queries.
             self.search("what do we know", limit=1, embed_backlog=0)
 
     def _stop_warming(self, timeout: float = 10.0) -> None:
-        warmer, self._warmer = self._warmer, None
+        with self._warm_lock:
+            warmer, self._warmer = self._warmer, None
+            if warmer is not None:
+                self._warm_cancel.set()
         if warmer is not None:
-            self._warm_cancel.set()
             warmer.join(timeout)
 
     def start_background_embedding(self) -> bool:
