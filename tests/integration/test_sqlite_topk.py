@@ -194,6 +194,49 @@ def test_the_ranking_stops_early_and_never_runs_the_whole_or_query_when_it_can(
     assert rounds["raree"] == 0  # one phrase: the single query
 
 
+@pytest.mark.parametrize("text", [
+    "nowhere page rarea note midb",  # a word and neighbouring-word phrases no row holds
+    "nowhere raree",  # only one phrase any row holds
+    "nowhere elsewhere",  # none
+])
+def test_a_phrase_no_row_holds_is_never_asked_of_fts5_and_the_answer_is_the_single_querys(
+    store: SqliteRepository, text: str
+) -> None:
+    """A question's phrases held by no row (a word the store never saw, or two neighbouring
+    words never side by side: "page rarea") add 0.0 to every score, so the ranking leaves
+    them out of every FTS5 query it runs, and still answers to the last bit what the single
+    query over every phrase answers."""
+    conn = sqlite3.connect(store.location)
+    phrases = _fts_phrases(parse_search(text))
+    absent = [p for p in phrases if not conn.execute(
+        "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (p,)).fetchone()[0]]
+    assert '"nowhere"' in absent and len(absent) >= 2
+    ran: list[str] = []
+
+    def rank(match: str, limit: int) -> list[tuple[int, float]]:
+        ran.append(match)
+        return conn.execute(
+            "SELECT rowid, bm25(nodes_fts, 4.0, 2.0, 1.0) AS rank FROM nodes_fts "
+            "WHERE nodes_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ?", (match, limit)
+        ).fetchall()
+
+    def count(phrase: str) -> int:
+        return int(conn.execute(
+            "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (phrase,)
+        ).fetchone()[0])
+
+    top = topk.top_k(
+        phrases, 20, rank=rank, count=count,
+        rows=lambda: conn.execute("SELECT count(*) FROM nodes_fts_docsize").fetchone()[0],
+        exact=lambda seqs: topk.exact_ranks(phrases, _texts_of(conn, seqs),
+                                            _averages(conn), count),
+    )
+    asked = list(ran)
+    assert top == rank(" OR ".join(phrases), 20)  # bit for bit, not rounded
+    assert not [q for q in asked for p in absent if p in q], asked
+    assert _search(store, text, 20) == _single_query(conn, text, 20)
+
+
 def _texts_of(conn: sqlite3.Connection, seqs: list[int]) -> list[tuple[int, str, str, str]]:
     return [(s, *conn.execute("SELECT title, key, body FROM nodes WHERE seq = ?",
                               (s,)).fetchone()) for s in seqs]

@@ -83,7 +83,16 @@ def top_k(
     if len(phrases) < 2 or limit <= 0:
         return rank(" OR ".join(phrases), limit)
     dfs = {p: count(p) for p in phrases}
-    if sum(dfs.values()) <= max(_SMALL, 4 * limit):
+    held = [p for p in phrases if dfs[p]]
+    if len(held) < len(phrases):
+        # A phrase no row holds adds exactly 0.0 to every row's score wherever it stands in
+        # the sum, so leaving it out changes no rank, not even in its last bits; FTS5 would
+        # still walk its words' positions in every query it is part of. (Often a question's
+        # neighbouring-word phrases: "note gathers".)
+        if len(held) < 2:
+            return rank(" OR ".join(held), limit) if held else []
+        phrases = held
+    if sum(dfs[p] for p in phrases) <= max(_SMALL, 4 * limit):
         return rank(" OR ".join(phrases), limit)
     order = sorted(phrases, key=lambda p: dfs[p])
     n_rows = rows()
