@@ -353,6 +353,18 @@ def test_a_non_utf8_ref_is_a_clear_error_exit_2(cli: Cli, verb: list[str]) -> No
     assert_fails(cli(*args), 2, "lone surrogate")
 
 
+@pytest.mark.parametrize("mode", [[], ["--mode", "lexical"], ["--mode", "semantic"],
+                                  ["--mode", "hybrid"]])
+def test_a_non_utf8_search_text_is_the_same_clear_error_exit_2_in_every_mode(
+    cli: Cli, mode: list[str]
+) -> None:
+    """Undecodable argv bytes in a search: one line, exit 2, in every mode (it was an
+    internal error from the tokenizer in hybrid and semantic, and a silent listing of
+    recent rows in lexical mode)."""
+    for text in ("caf\udce9", "\udcff\udcfe", "\udcff cache"):
+        assert_fails(cli("search", text, *mode), 2, "the search text contains a lone surrogate")
+
+
 @pytest.mark.parametrize("limit", ["0", "-1", "1001", "1000000"])
 def test_search_limit_outside_1_to_1000_exits_2(cli: Cli, limit: str) -> None:
     r = cli("search", "--limit", limit)

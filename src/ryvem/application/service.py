@@ -44,6 +44,7 @@ from ryvem.domain.traversal import EdgeRow, bfs, clamp_depth, expand_within, par
 from ryvem.domain.validation import (
     SLUG,
     check_text,
+    check_unicode,
     validate_body,
     validate_data,
     validate_key,
@@ -837,7 +838,13 @@ class Service:
         as_of: object = None,
         known_at: object = None,
     ) -> SearchRequest:
-        """A search's arguments validated: kinds, the scope filter, the limit, the times."""
+        """A search's arguments validated: the text, kinds, the scope filter, the limit, the
+        times. Any text is a query, but not one that is not Unicode: a lone surrogate is an
+        ``InvalidInput`` in every mode, as it is in a write."""
+        if text is not None:
+            if not isinstance(text, str):
+                raise InvalidInput(f"the search text must be a string, got {type(text).__name__}")
+            check_unicode("the search text", text)
         kinds = [validate_kind(k) for k in ([kinds] if isinstance(kinds, str) else kinds)]
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive integer, got {limit!r}")

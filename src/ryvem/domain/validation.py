@@ -23,6 +23,7 @@ __all__ = [
     "MAX_TITLE_CHARS",
     "SLUG",
     "check_text",
+    "check_unicode",
     "one_line",
     "shorten",
     "validate_body",
@@ -57,6 +58,12 @@ def check_text(what: str, value: str) -> str:
     """Reject NUL bytes and lone surrogates, which no store keeps faithfully."""
     if "\x00" in value:
         raise InvalidInput(f"{what} contains a NUL byte")
+    return check_unicode(what, value)
+
+
+def check_unicode(what: str, value: str) -> str:
+    """Reject lone surrogates (undecodable bytes from argv, or a ``\\udcff`` escape in
+    JSON): no store, tokenizer or model takes them."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
