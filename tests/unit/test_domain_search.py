@@ -6,7 +6,14 @@ import re
 
 import pytest
 
-from ryvem.domain.search import MAX_TERMS, SearchQuery, Term, parse_search, snippet
+from ryvem.domain.search import (
+    MAX_TERMS,
+    SearchQuery,
+    Term,
+    lexical_plan,
+    parse_search,
+    snippet,
+)
 
 
 def terms(text: str | None) -> list[tuple[tuple[str, ...], bool]]:
@@ -42,8 +49,21 @@ def test_punctuation_and_operators_are_plain_words_or_dropped() -> None:
     assert terms("NOT -cache ^x (y) OR") == [
         (("not",), False), (("cache",), False), (("x",), False), (("y",), False), (("or",), False)
     ]
-    assert terms("title:cache") == [(("title", "cache"), False)]
-    assert terms("NEAR(a") == [(("near", "a"), False)]
+    assert terms("title:cache") == [(("title",), False), (("cache",), False)]
+    assert terms("NEAR(a") == [(("near",), False), (("a",), False)]
+
+
+def test_punctuation_inside_a_word_parts_it_into_words_ored_like_any_others() -> None:
+    """"redis/postgres" finds rows holding either word, as "redis postgres" does (it used to
+    be one phrase, so a row holding "Redis" alone was not found); the plan adds the pair as
+    a bonus phrase, so a row holding "req/min" still ranks first for "req/min". A trailing
+    star makes the last word a prefix."""
+    assert terms("redis/postgres") == terms("redis postgres")
+    assert terms("sessions,cookies") == [(("sessions",), False), (("cookies",), False)]
+    assert terms("redis/post*") == [(("redis",), False), (("post",), True)]
+    plan = lexical_plan(parse_search("req/min"))
+    assert plan.terms == (Term(("req",)), Term(("min",)))
+    assert plan.pairs == (Term(("req", "min")),)
 
 
 @pytest.mark.parametrize("text", [None, "", "   ", "*", "-", '"', '""', "()", "^:*-", "\t\n"])
@@ -60,7 +80,7 @@ def test_unicode_words_are_kept_and_lowered() -> None:
 
 def test_underscores_split_words() -> None:
     """An underscore separates words as the FTS tokenizer does."""
-    assert terms("snake_case") == [(("snake", "case"), False)]
+    assert terms("snake_case") == [(("snake",), False), (("case",), False)]
 
 
 def test_a_query_keeps_at_most_max_terms_terms() -> None:

@@ -16,8 +16,9 @@ first. (Until schema 2 the words were ANDed: a row had to hold every word.)
 
 Everything else (``NEAR(``, ``col:x``, ``^``, ``-``, ``AND``/``OR``/``NOT``, brackets,
 stray quotes) is read as plain words or dropped as punctuation, so any text is a valid
-query. Adapters build their own query language only from these parsed terms, each term
-quoted, never from the raw text.
+query; punctuation inside a word parts it (``redis/postgres`` is ``redis`` and
+``postgres``, OR-ed, with the pair as a bonus phrase). Adapters build their own query
+language only from these parsed terms, each term quoted, never from the raw text.
 """
 
 from __future__ import annotations
@@ -78,10 +79,14 @@ def parse_search(text: str | None) -> SearchQuery:
             continue
         assert bare is not None
         words = tuple(w.lower() for w in _WORD.findall(bare))
-        if not words:
-            continue
+        # Punctuation between words parts them, as the backends' tokenizers part them:
+        # "redis/postgres", "title:cache" and "sessions,cookies" are words OR-ed like any
+        # others (the plan adds each neighbouring pair as a bonus phrase, so a row holding
+        # "req/min" still comes first for "req/min"), never one phrase a row must hold.
+        # A trailing ``*`` makes the last of them a prefix.
         prefix = bare.endswith("*")
-        terms.append(Term(words, prefix=prefix))
+        terms.extend(Term((w,), prefix=prefix and i == len(words) - 1)
+                     for i, w in enumerate(words))
     return SearchQuery(tuple(terms[:MAX_TERMS]))
 
 

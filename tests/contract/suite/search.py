@@ -341,6 +341,20 @@ class SearchContract(ContractBase):
         assert ids(service.search("cache NOT layer"))[0] == plain.id
         assert sorted(ids(service.search("cache"))) == sorted([plain.id, worded.id])
 
+    def test_punctuation_inside_a_word_parts_it_into_words_ored_like_any_others(
+        self, service: Service
+    ) -> None:
+        """"redis/postgres" finds a row holding "Redis" alone, as "redis postgres" does, and a
+        row holding "req/min" (the words side by side) ranks first for "req/min"."""
+        redis = service.write("decision", "Sessions live in Redis", key="r")
+        limit = service.write("decision", "Rate limit", key="l", body="at most 300 req/min")
+        apart = service.write("decision", "Request budget", key="a",
+                              body="each req counts; min and max set per client")
+        assert ids(service.search("redis/postgres")) == [redis.id]
+        assert ids(service.search("sessions,cookies")) == [redis.id]
+        found = ids(service.search("req/min"))
+        assert found[0] == limit.id and apart.id in found
+
     def test_search_as_of_ignores_case_in_any_script(self, service: Service) -> None:
         """The as-of fallback matches upper-case non-ASCII text as the current search does."""
         v1 = service.write("decision", "ÉCOLE ΣΟΦΊΑ", key="k", body="ПРИВЕТ мир")
