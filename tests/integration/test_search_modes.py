@@ -131,6 +131,23 @@ def test_without_the_model_search_is_lexical_with_a_note_and_semantic_is_an_erro
     assert done["embedded"] == 0 and done["pending"] == 3
 
 
+def test_reindex_without_the_model_keeps_the_stored_vectors(cli: Cli) -> None:
+    """With the model off, reindex rebuilds the text index and says why it embeds nothing;
+    it drops no vector (it used to queue every row again, deleting their vectors), so once
+    the model is back semantic search finds the rows with no reindex and no pending note."""
+    assert cli.json("reindex")["embedded"] == 3
+    cli.env["RYVEM_EMBEDDING"] = "off"
+    r = cli.ok("reindex", "--json")
+    done = r.json()
+    assert done["text_rows"] == 3
+    assert (done["queued"], done["embedded"], done["pending"]) == (0, 0, 0)
+    assert "stored vectors are kept" in done["note"]
+    del cli.env["RYVEM_EMBEDDING"]
+    r = cli.ok("search", "can a payment request be sent twice safely", "--mode", "semantic",
+               "--scope", "global", "--json")
+    assert r.json()[0]["title"] == "Checkout is idempotent" and r.err == ""
+
+
 def test_import_embeds_the_new_pages(tmp_path: Path) -> None:
     """import writes the pages, then embeds them; --no-embed leaves them queued."""
     vault = tmp_path / "vault"

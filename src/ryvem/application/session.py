@@ -405,11 +405,14 @@ class Session:
         if not isinstance(repo, StoresVectors):
             return Reindexed(text_rows, 0, 0, 0, None,
                              f"the {repo.backend} store keeps no vectors")
-        queued = 0 if pending_only else repo.requeue_vectors(scope=filt)
         embedder = self.embedder()
         if embedder is None:
-            return Reindexed(text_rows, queued, 0, repo.vector_pending(), None,
-                             f"{self.semantic_off()}; the vectors stay queued")
+            # Nothing can be embedded again, so nothing is dropped: requeueing would delete
+            # every stored vector and leave semantic search blind until the model is back.
+            return Reindexed(text_rows, 0, 0, repo.vector_pending(), None,
+                             f"{self.semantic_off()}; the stored vectors are kept as they "
+                             "are and queued rows stay queued")
+        queued = 0 if pending_only else repo.requeue_vectors(scope=filt)
 
         def report(done: int, total: int) -> None:
             if progress is not None:
