@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,6 +64,28 @@ def test_help_prints_for_every_command_and_exits_0() -> None:
         assert "Usage: ryvem" in p.stdout
         first_line = (command.help or "").strip().splitlines()[0]
         assert " ".join(first_line.split()[:4]) in " ".join(p.stdout.split()), path
+
+
+def test_bracketed_words_in_help_texts_are_printed_not_taken_as_markup() -> None:
+    """Help is rendered with rich, which reads ``[word]`` as a style tag and drops it: the
+    search help said "pip install 'ryvem'" where its text says 'ryvem[semantic]'. Every
+    bracketed word of a command's or option's help must reach the printed help."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env["COLUMNS"] = "400"
+    checked = 0
+    for path, command in all_commands():
+        texts = [command.help or ""] + [getattr(p, "help", None) or "" for p in command.params]
+        wanted = [m.replace("\\[", "[") for t in texts
+                  for m in re.findall(r"\S*\\?\[[^\]\s]+\]\S*", t)]
+        if not wanted:
+            continue
+        p = subprocess.run([RYVEM, *path, "--help"], capture_output=True, text=True, env=env,
+                           timeout=60, check=False)
+        shown = " ".join(p.stdout.replace("│", " ").split())
+        for word in wanted:
+            assert word.strip(".,;") in shown, (path, word)
+            checked += 1
+    assert checked >= 2  # 'ryvem[semantic]' and '[[wikilinks]]' at least
 
 
 def test_an_option_of_ryvem_graph_given_after_the_verb_says_to_put_it_before_the_verb(

@@ -191,8 +191,9 @@ def import_(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Import a markdown vault (read-only): re-running it writes only what changed; then
-    embed the new rows for semantic search (when the local model is installed)."""
+    """Import a markdown vault (read-only); a re-run writes only what changed.
+
+    Then embed the new rows for semantic search (when the local model is installed)."""
     st = state(ctx)
     with errors_to_exit():
         if folder == "":  # Path("") is ".": an unset variable must not import the cwd

@@ -73,6 +73,27 @@ ValidToOpt = Annotated[
         show_default=False,
     ),
 ]
+EdgeValidFromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--valid-from",
+        metavar="T",
+        help="When this edge became true (valid time), if not now: an ISO 8601 date or "
+        "date-time, not in the future nor before the window of the same (from, rel, to) it "
+        "follows. ryvem records it now.",
+        show_default=False,
+    ),
+]
+EdgeValidToOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--valid-to",
+        metavar="T",
+        help="When this edge stopped being true (valid time), if not now: an ISO 8601 date "
+        "or date-time, not in the future nor before the edge's valid-from.",
+        show_default=False,
+    ),
+]
 DataOpt = Annotated[
     str | None,
     typer.Option(
@@ -314,7 +335,7 @@ def link(
     rel: RelOpt,
     data: DataOpt = None,
     scope: ScopeOpt = None,
-    valid_from: ValidFromOpt = None,
+    valid_from: EdgeValidFromOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Open a typed edge between two current nodes (again with new --data supersedes it)."""
@@ -334,7 +355,7 @@ def unlink(
     to_ref: ToRefArg,
     rel: RelOpt,
     scope: ScopeOpt = None,
-    valid_to: ValidToOpt = None,
+    valid_to: EdgeValidToOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Close the current edge's window (its history is kept)."""
@@ -379,7 +400,7 @@ def search(
             metavar="MODE",
             help="lexical (words, stemmed), semantic (meaning, with the local model) or hybrid "
             "(both, fused by rank). Default: hybrid when the model is installed "
-            "(pip install 'ryvem[semantic]'), else lexical. --as-of/--known-at search lexically.",
+            "(pip install 'ryvem\\[semantic]'), else lexical. --as-of/--known-at search lexically.",
             show_default=False,
         ),
     ] = None,

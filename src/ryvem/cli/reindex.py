@@ -27,7 +27,7 @@ def reindex(
         typer.Option(
             "--scope",
             help="Re-embed only this scope (global, repo:<uuid>, board:<slug>) or shape "
-            "(repo:*). Default: every scope. The text index is always rebuilt whole.",
+            "(repo:*, board:*). Default: every scope. The text index is always rebuilt whole.",
             show_default=False,
         ),
     ] = None,
