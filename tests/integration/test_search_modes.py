@@ -57,6 +57,18 @@ def test_lexical_mode_ranks_by_words_only(cli: Cli) -> None:
     assert "no matches" in out.err
 
 
+def test_a_text_without_a_word_lists_the_recent_rows_in_every_mode(cli: Cli) -> None:
+    """Only punctuation or symbols ('"', '((', '🙂') is no question: every mode lists the most
+    recent rows, as an empty text does (semantic mode used to embed the symbol and return
+    nothing while lexical and hybrid listed)."""
+    recent = [h["id"] for h in cli.json("search", "--scope", "global")]
+    assert len(recent) == len(PAGES)
+    for text in ['"', "((", "\U0001f642"]:
+        for mode in ("lexical", "semantic", "hybrid"):
+            hits = cli.json("search", text, "--mode", mode, "--scope", "global")
+            assert [h["id"] for h in hits] == recent, (text, mode)
+
+
 def test_semantic_mode_ignores_unrelated_rows(cli: Cli) -> None:
     """--mode semantic returns nearest rows above the similarity floor only."""
     hits = cli.json("search", "can a payment request be sent twice safely", "--mode",

@@ -21,7 +21,8 @@ Rules a face relies on (``resolve_mode``):
 * ``as_of``: vectors are kept for current rows only, so a past-time search is lexical (over
   the store's version index); the default and ``hybrid`` say so in a note, ``semantic`` is
   an ``InvalidInput``;
-* an empty text lists the most recent rows (lexical), whatever the mode.
+* a text without a word (empty, blank, or only punctuation and symbols) lists the most
+  recent rows (lexical), whatever the mode.
 
 Embedding is never done inside a write: writes queue their rows (``StoresVectors``) and
 :func:`embed_pending` embeds the backlog in bounded batches outside any transaction.
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ryvem.domain.model import SearchHit
 from ryvem.domain.scopes import ScopeFilter
+from ryvem.domain.search import parse_search
 from ryvem.errors import InvalidInput, StoreReadOnly
 from ryvem.ports import GraphRepository, PendingText, ReadsConcurrently, StoresVectors
 
@@ -210,7 +212,7 @@ def resolve_mode(
     """
     if mode is not None and mode not in STRATEGIES:
         raise InvalidInput(f"unknown search mode {mode!r}: use {', '.join(MODES)}")
-    if not (text or "").strip():
+    if parse_search(text).empty:  # no word at all: blank, or only punctuation ('"', "🙂")
         return STRATEGIES["lexical"], ()
     if mode == "lexical":
         return STRATEGIES["lexical"], ()
@@ -297,8 +299,6 @@ def run_strategy(
 ) -> list[RankedHit]:
     """Run each component ``depth`` deep (at least ``limit``) and fuse them; ``graph``, when
     the strategy has it, runs last, from the fusion of the others."""
-    from ryvem.domain.search import parse_search
-
     depth = max(strategy.depth, request.limit) if len(strategy.components) > 1 else request.limit
     for name in strategy.components:
         if name not in ("lexical", "semantic", "graph"):
