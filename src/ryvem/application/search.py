@@ -219,8 +219,9 @@ def resolve_mode(
     if as_of is not None or known_at is not None:
         if mode == "semantic":
             raise PastSemanticSearch("semantic search covers current rows only")
+        past = "as-of search" if as_of is not None else "known-at search"
         return STRATEGIES["lexical"], (
-            "as-of search is lexical: vectors are kept for current rows only",
+            f"{past} is lexical: vectors are kept for current rows only",
         )
     if semantic_off is not None:
         if mode is not None:

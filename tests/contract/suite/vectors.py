@@ -286,6 +286,9 @@ class SearchModesContract(ContractBase):
         result = session.search("redis", scope="global", as_of="2999-01-01")
         assert result.mode == "lexical"
         assert any("as-of search is lexical" in n for n in result.notes)
+        known = session.search("redis", scope="global", known_at="2999-01-01")
+        assert known.mode == "lexical"
+        assert any("known-at search is lexical" in n for n in known.notes), known.notes
         with pytest.raises(InvalidInput, match="current rows only"):
             session.search("redis", mode="semantic", scope="global", as_of="2999-01-01")
 
