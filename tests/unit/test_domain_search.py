@@ -133,3 +133,15 @@ def test_a_snippet_marks_only_the_words_the_search_ranked_on_not_the_dropped_sto
     # a question made only of stop words is searched as given, and marked as given
     only = snippet("Title", "What we do and how.", parse_search("what do we do"))
     assert re.findall(r"\*\*(.+?)\*\*", only) == ["What", "we", "do"]
+
+
+def test_a_snippet_starts_with_an_ellipsis_only_when_words_were_left_out_before_it() -> None:
+    """A body opening with markup ("**Idempotency** keys …", "# Retries") is shown from its
+    start, markup included, without "…" (it said "…Idempotency** keys"); a snippet cut after
+    some words still says so."""
+    assert snippet("T", "**Idempotency** keys make retries safe.",
+                   parse_search("retries")).startswith("**Idempotency**")
+    assert snippet("T", "# Retries\n\nWe retry once.", parse_search("retry")).startswith(
+        "# **Retries**")
+    long = " ".join(f"w{i}" for i in range(60)) + " retries are safe"
+    assert snippet("T", long, parse_search("retries")).startswith("…")
