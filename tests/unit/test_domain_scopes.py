@@ -43,6 +43,19 @@ def test_anything_else_is_rejected_with_a_clear_one_line_error(text: str) -> Non
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize("text", ["team", "repo:x", "global:*", "**", "board:Sprint"])
+def test_a_bad_scope_filter_names_the_shapes_and_the_star_a_filter_also_takes(
+    text: str,
+) -> None:
+    """A read's --scope also takes repo:*, board:* and *; its error says so (a write's does
+    not, since a write needs one exact scope)."""
+    with pytest.raises(InvalidInput) as info:
+        parse_scope_filter(text)
+    message = str(info.value)
+    assert "'repo:*', 'board:*'" in message and "'*' for every scope" in message
+    assert "\n" not in message
+
+
 def test_a_scope_that_is_not_text_is_rejected() -> None:
     """Only strings are scopes."""
     with pytest.raises(InvalidInput):

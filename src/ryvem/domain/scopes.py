@@ -69,4 +69,13 @@ def parse_scope_filter(text: str | None) -> ScopeFilter:
         return ALL_SCOPES
     if text in ("repo:*", "board:*"):
         return ScopeFilter(shape=text[:-2])
-    return ScopeFilter(exact=parse_scope(text))
+    try:
+        return ScopeFilter(exact=parse_scope(text))
+    except InvalidInput:
+        if not isinstance(text, str):
+            raise
+        # a filter takes the shapes too: say so where a write's message would not
+        raise InvalidInput(
+            f"invalid scope {shorten(text)!r}: use 'global', 'repo:<uuid>', 'board:<slug>', "
+            "a shape ('repo:*', 'board:*') or '*' for every scope"
+        ) from None
