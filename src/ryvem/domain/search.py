@@ -227,10 +227,9 @@ def snippet(title: str, body: str, query: SearchQuery) -> str:
             out.append(word if plain else f"**{word}**")
             pos = t.end()
         more = _WORD.search(text, tokens[end - 1].end()) is not None
-        # "…" only where words were left out: a body that opens with markup ("**Bold**",
-        # "# Heading") starts its snippet without one.
-        # With nothing left out, the markup before the first word is kept (a bold opening
-        # stays balanced: "**Idempotency** keys", not "Idempotency** keys").
+        # "…" only where words were left out. A text that opens with markup ("**Bold**",
+        # "# Heading") starts its snippet with that markup instead, so a bold opening stays
+        # balanced: "**Idempotency** keys", not "…Idempotency** keys".
         less = _WORD.search(text, 0, tokens[start].start()) is not None
         head = "…" if less else text[: tokens[start].start()].lstrip()[-8:]
         return head + "".join(out) + ("…" if more else "")
