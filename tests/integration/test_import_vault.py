@@ -160,6 +160,23 @@ def test_a_removed_file_is_retired_only_when_asked(service: Service, vault: Path
     assert "Diagram" not in out_refs(service, "Home")
 
 
+def test_retiring_the_missing_pages_of_a_folder_with_no_markdown_is_refused(
+    service: Service, vault: Path, tmp_path: Path
+) -> None:
+    """An empty folder, or the wrong one (no *.md below it), with retire_missing would
+    retire the whole scope: it is refused in one line and nothing changes. Without
+    retire_missing it imports nothing, as before."""
+    import_vault(service, vault)
+    empty = tmp_path / "empty"
+    (empty / "sub").mkdir(parents=True)
+    (empty / "notes.txt").write_text("not markdown\n")
+    with pytest.raises(InvalidInput, match=r"no markdown file below .*nothing was changed"):
+        import_vault(service, empty, retire_missing=True)
+    assert service.stats().current_rows == PAGES
+    assert import_vault(service, empty).created == 0
+    assert service.stats().current_rows == PAGES
+
+
 def test_bad_files_are_reported_and_skipped_while_the_rest_imports(
     service: Service, vault: Path
 ) -> None:

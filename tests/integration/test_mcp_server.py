@@ -143,6 +143,29 @@ def server(portal: BlockingPortal, tmp_path_factory: pytest.TempPathFactory) -> 
         yield s
 
 
+def test_the_handshake_names_the_server_and_its_version(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """A host shows and logs serverInfo: it says ryvem and the version `ryvem-mcp --version`
+    prints (it was an empty string)."""
+    from ryvem import __version__
+
+    async def handshake() -> Implementation:
+        params = _params(tmp_path, tmp_path / "data")
+        with (tmp_path / "server.log").open("w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as streams,
+                ClientSession(*streams) as session,
+            ):
+                return (await session.initialize()).server_info
+
+    info = portal.call(handshake)
+    assert (info.name, info.version) == ("ryvem", __version__)
+    shown = subprocess.run([str(RYVEM_MCP), "--version"], capture_output=True, text=True,
+                           check=True, timeout=60)
+    assert shown.stdout.strip() == f"ryvem-mcp {__version__}"
+
+
 # --- the tool list -----------------------------------------------------------------------
 def test_the_server_lists_every_tool_with_a_described_json_schema(server: Server) -> None:
     """Every tool is listed, with its required parameters and a description for each field."""

@@ -415,6 +415,13 @@ def import_vault(
         files = list(scan(base, walk_problems, unread, duplicates))
     except OSError as e:
         raise InvalidInput(f"cannot read {root}: {e.strerror or e}") from None
+    if retire_missing and not files and not duplicates and not unread:
+        # An empty folder, or the wrong one: retiring "every page without a file" would
+        # retire the whole scope. Refused before anything is written.
+        raise InvalidInput(
+            f"no markdown file below {root}: retiring the missing pages would retire every "
+            f"current {kind} in {sc}; nothing was changed"
+        )
     summary = ImportSummary(
         root=str(base), scope=sc, kind=kind, files=len(files) + len(duplicates),
         skipped=len(duplicates),

@@ -567,7 +567,8 @@ def memory_unlink(
     NAVIGATE,
     _READ,
     "Walk the graph from a node and return the edges found, as records "
-    '{"type": "edge", "from", "to", "rel", "direction", "hop"}. op "links": its out-edges; '
+    '{"type": "edge", "hemisphere", "from", "to", "rel", "direction", "hop", "from_id", '
+    '"to_id"}. op "links": its out-edges; '
     '"backlinks": its in-edges; "traverse": breadth-first to `depth` hops in `direction`. '
     "Never fails: an unknown op, a node that is not found or any error returns []. At "
     'most `limit` edges; when cut, a last record {"type": "truncated", "shown", "total"} '
@@ -760,7 +761,7 @@ def build_server(
     (``ryvem-mcp --allow-purge``) adds ``memory_purge``.
     """
     served = Served(session or open_session(), export_folder, allow_purge)
-    server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS)
+    server = RyvemMCPServer("ryvem", instructions=INSTRUCTIONS, version=__version__)
     for tool in [*_TOOLS, *([_PURGE_TOOL] if allow_purge else [])]:
         server.tool(name=tool.name, annotations=tool.annotations, description=tool.description)(
             _bound(tool, served)
