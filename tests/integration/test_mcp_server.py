@@ -166,6 +166,76 @@ def test_the_handshake_names_the_server_and_its_version(
     assert shown.stdout.strip() == f"ryvem-mcp {__version__}"
 
 
+def test_a_message_holding_a_lone_surrogate_gets_a_one_line_tool_error_not_silence(
+    tmp_path: Path,
+) -> None:
+    """JSON may carry "\\udcff", which is not Unicode; the SDK's stdio reader drops such a
+    message, so a host waited for a reply that never came. Through ryvem.mcp.wire each call
+    gets the tool error the library gives that text, writes nothing, navigate answers [],
+    the server keeps serving, an emoji (a valid pair) is stored intact, and closing stdin
+    still stops the server. Raw JSON-RPC lines: the SDK's client cannot send such text."""
+    import select
+
+    assert RYVEM_MCP is not None
+    env = {"RYVEM_BACKEND": "sqlite", "RYVEM_DATA_DIR": str(tmp_path / "data"),
+           "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "")}
+    proc = subprocess.Popen([RYVEM_MCP], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, cwd=tmp_path, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    ids = itertools.count(1)
+
+    def ask(method: str, params: str) -> dict[str, Any]:
+        n = next(ids)
+        line = f'{{"jsonrpc":"2.0","id":{n},"method":"{method}","params":{params}}}\n'
+        proc.stdin.write(line.encode())
+        proc.stdin.flush()
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, f"no reply to {line!r}"
+        reply: dict[str, Any] = json.loads(proc.stdout.readline())
+        assert reply["id"] == n
+        return reply
+
+    def tool(name: str, arguments: str) -> dict[str, Any]:
+        return ask("tools/call", f'{{"name":"{name}","arguments":{arguments}}}')["result"]
+
+    try:
+        ask("initialize", '{"protocolVersion":"2025-06-18","capabilities":{},'
+                          '"clientInfo":{"name":"raw\\udcff","version":"1"}}')
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        assert not tool("memory_write", '{"kind":"decision","title":"cache in redis",'
+                                        '"scope":"global"}')["isError"]
+        cases = {
+            ("memory_write", '{"kind":"decision","title":"x \\udcff","scope":"global"}'):
+                "memory_write: title contains a lone surrogate (not valid Unicode text)",
+            ("memory_write", '{"kind":"decision","title":"t","body":"\\ud800","data":'
+                             '{"k":"\\udfff"}}'):
+                "memory_write: body, data contain a lone surrogate (not valid Unicode text)",
+            ("memory_search", '{"text":"\\udcff cache"}'):
+                "memory_search: text contains a lone surrogate (not valid Unicode text)",
+        }
+        for (name, arguments), message in cases.items():
+            result = tool(name, arguments)
+            assert result["isError"], (name, arguments)
+            [content] = result["content"]
+            assert content["text"] == f"Error executing tool {message}"
+        walked = tool("memory_navigate", '{"op":"links","ref":"\\udcff"}')
+        assert not walked["isError"] and json.loads(walked["content"][0]["text"]) == []
+        emoji = tool("memory_write", '{"kind":"decision","title":"ship it \\ud83d\\ude80",'
+                                     '"key":"ship","scope":"global"}')
+        assert json.loads(emoji["content"][0]["text"])["title"] == "ship it \U0001f680"
+        found = tool("memory_search", '{"text":"cache","scope":"*","mode":"lexical"}')
+        assert [h["title"] for h in json.loads(found["content"][0]["text"])["items"]] == [
+            "cache in redis"]
+        listed = tool("memory_search", '{"scope":"*","limit":50}')
+        assert len(json.loads(listed["content"][0]["text"])["items"]) == 2  # nothing else
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 # --- the tool list -----------------------------------------------------------------------
 def test_the_server_lists_every_tool_with_a_described_json_schema(server: Server) -> None:
     """Every tool is listed, with its required parameters and a description for each field."""

@@ -53,6 +53,7 @@ from ryvem.mcp.arguments import (
     unknown_arguments,
     unknown_message,
 )
+from ryvem.mcp.wire import NOT_UNICODE, guard_stdin
 from ryvem.settings import Settings
 
 __all__ = [
@@ -311,6 +312,13 @@ class RyvemMCPServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        if NOT_UNICODE in arguments:  # ryvem.mcp.wire found text that is not Unicode
+            if name == NAVIGATE:
+                return _ok([])
+            names = [str(n) for n in arguments[NOT_UNICODE]] or ["an argument"]
+            verb = "contains" if len(names) == 1 else "contain"
+            raise ToolError(f"Error executing tool {name}: {', '.join(names)} {verb} a lone "
+                            "surrogate (not valid Unicode text)")
         tool = self._tool_manager.get_tool(name)
         unknown = [] if tool is None else unknown_arguments(tool.parameters, arguments)
         if tool is not None and unknown:  # a typo must never drop data silently
@@ -853,6 +861,7 @@ def main() -> None:
     try:
         server = build_server(session, export_folder=export_folder, allow_purge=allow_purge)
         server.middleware.append(warm_after_handshake(session))
+        guard_stdin()  # a message holding a lone surrogate gets a reply (ryvem.mcp.wire)
         server.run()
     except KeyboardInterrupt:
         pass
