@@ -165,29 +165,9 @@ def test_the_ranking_stops_early_and_never_runs_the_whole_or_query_when_it_can(
     for text in QUESTIONS:
         phrases = _fts_phrases(parse_search(text))
         everything = " OR ".join(phrases)
-        ran: list[str] = []
-
-        def rank(match: str, limit: int) -> list[tuple[int, float]]:
-            ran.append(match)  # noqa: B023 - read before the loop moves on
-            return conn.execute(
-                "SELECT rowid, bm25(nodes_fts, 4.0, 2.0, 1.0) AS rank FROM nodes_fts "
-                "WHERE nodes_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ?", (match, limit)
-            ).fetchall()
-
-        def count(phrase: str) -> int:
-            return int(conn.execute(
-                "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (phrase,)
-            ).fetchone()[0])
-
-        top = topk.top_k(
-            phrases, 20, rank=rank, count=count,
-            rows=lambda: conn.execute("SELECT count(*) FROM nodes_fts_docsize").fetchone()[0],
-            exact=lambda seqs, phrases=phrases: topk.exact_ranks(
-                phrases, _texts_of(conn, seqs), _averages(conn), count),
-        )
+        top, ran = _top_k_asked(conn, phrases)
         assert [(r, round(s, 6)) for r, s in top] == [
-            (r, round(s, 6)) for r, s in rank(everything, 20)], text
-        ran.pop()
+            (r, round(s, 6)) for r, s in _rank(conn, everything, 20)], text
         rounds[text] = 0 if everything in ran else (len(ran) + 1) // 2
     assert rounds["page note rarea"] == 1
     assert 2 in rounds.values()
@@ -211,14 +191,28 @@ def test_a_phrase_no_row_holds_is_never_asked_of_fts5_and_the_answer_is_the_sing
     absent = [p for p in phrases if not conn.execute(
         "SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?", (p,)).fetchone()[0]]
     assert '"nowhere"' in absent and len(absent) >= 2
+    top, asked = _top_k_asked(conn, phrases)
+    assert top == _rank(conn, " OR ".join(phrases), 20)  # bit for bit, not rounded
+    assert not [q for q in asked for p in absent if p in q], asked
+    assert _search(store, text, 20) == _single_query(conn, text, 20)
+
+
+def _rank(conn: sqlite3.Connection, match: str, limit: int) -> list[tuple[int, float]]:
+    return conn.execute(
+        "SELECT rowid, bm25(nodes_fts, 4.0, 2.0, 1.0) AS rank FROM nodes_fts "
+        "WHERE nodes_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ?", (match, limit)
+    ).fetchall()
+
+
+def _top_k_asked(
+    conn: sqlite3.Connection, phrases: list[str], limit: int = 20
+) -> tuple[list[tuple[int, float]], list[str]]:
+    """``topk.top_k`` over the store's own statements, and every FTS5 query it ran."""
     ran: list[str] = []
 
-    def rank(match: str, limit: int) -> list[tuple[int, float]]:
+    def rank(match: str, k: int) -> list[tuple[int, float]]:
         ran.append(match)
-        return conn.execute(
-            "SELECT rowid, bm25(nodes_fts, 4.0, 2.0, 1.0) AS rank FROM nodes_fts "
-            "WHERE nodes_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ?", (match, limit)
-        ).fetchall()
+        return _rank(conn, match, k)
 
     def count(phrase: str) -> int:
         return int(conn.execute(
@@ -226,15 +220,12 @@ def test_a_phrase_no_row_holds_is_never_asked_of_fts5_and_the_answer_is_the_sing
         ).fetchone()[0])
 
     top = topk.top_k(
-        phrases, 20, rank=rank, count=count,
+        phrases, limit, rank=rank, count=count,
         rows=lambda: conn.execute("SELECT count(*) FROM nodes_fts_docsize").fetchone()[0],
         exact=lambda seqs: topk.exact_ranks(phrases, _texts_of(conn, seqs),
                                             _averages(conn), count),
     )
-    asked = list(ran)
-    assert top == rank(" OR ".join(phrases), 20)  # bit for bit, not rounded
-    assert not [q for q in asked for p in absent if p in q], asked
-    assert _search(store, text, 20) == _single_query(conn, text, 20)
+    return top, ran
 
 
 def _texts_of(conn: sqlite3.Connection, seqs: list[int]) -> list[tuple[int, str, str, str]]:
