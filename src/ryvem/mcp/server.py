@@ -407,10 +407,11 @@ def memory_get(
     "Find nodes by text or a natural-language question, best first. mode 'hybrid' (the "
     "default when the local model is installed) fuses stemmed word search with meaning "
     "(embeddings computed on this machine); 'lexical' is words only (\"quoted phrases\", "
-    "word* prefixes), 'semantic' meaning only. Any text is valid; without text: the most "
-    "recent nodes. as_of/known_at search the past lexically. Returns {\"items\": [{id, kind, "
-    "scope, title, snippet, score, ranks: {lexical, semantic}}], \"truncated\": bool, \"mode\": "
-    "str, \"notes\": [str]}; a rank is null when that side did not return the node."
+    "word* prefixes), 'semantic' meaning only. Any text is valid; without text (or without "
+    "a word in it): the most recent nodes. as_of/known_at search the past lexically. "
+    "Returns {\"items\": [{id, kind, scope, title, snippet, score, ranks: {lexical, "
+    "semantic}}], \"truncated\": bool, \"mode\": str, \"notes\": [str]}; a rank is null "
+    "when that side did not return the node."
     + _UNTRUSTED,
 )
 @_tool_errors
