@@ -244,7 +244,9 @@ def purge(
     actor = actor or Actor.os_user()
     clock = clock or Clock()
     store = _forgets(repo)
-    name = f"{version.kind}/{version.key}" if version.key is not None else version.id
+    # By kind and id, never by the key: the audit is never changed, and a key can be the
+    # very secret that made someone purge the node (redact refuses a TEXT inside a key).
+    name = f"{version.kind} {version.entity}"
 
     def run(tx: ForgetTx) -> ForgetReport:
         chain = tx.chain(version.entity)

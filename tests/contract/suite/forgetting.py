@@ -238,11 +238,22 @@ class ForgettingContract(ContractBase):
         assert service.get(planted["other"].id) == planted["other"]
         [entry] = service.audit()
         assert (entry.action, entry.node, entry.reason, entry.who) == (
-            "purge", "task/rotate", "all of it", "bob")
+            "purge", f"task {chain[0].entity}", "all of it", "bob")
         assert (entry.versions, entry.edges) == (3, report.edges)
         # A purged node is written again like any other: the next version has content.
         v = service.write("task", "Rotate again", key="rotate")
         assert v.erased is None and v.supersedes == chain[-1].id
+
+    def test_a_purge_names_the_node_by_kind_and_id_never_by_a_key_holding_a_secret(
+        self, service: Service
+    ) -> None:
+        """A key can be the secret itself (redact refuses TEXT inside a key): the audit
+        entry, which is never changed or deleted, names the node by kind and id (it named it
+        by kind/key, so a purge wrote the secret into the audit for good)."""
+        v = service.write("page", "Token", key=f"keys/{SECRET}", body="see the key")
+        report = service.purge(v.id, reason="key pasted as a page name")
+        assert report.entry is not None and report.entry.node == f"page {v.entity}"
+        assert not any(holds(e, SECRET) for e in service.audit())
 
     def test_purging_an_unknown_node_is_invalid_input_and_changes_nothing(
         self, repo: GraphRepository, service: Service
