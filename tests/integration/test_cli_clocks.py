@@ -44,6 +44,22 @@ def test_a_backdated_put_is_valid_from_then_and_recorded_now(cli: Cli) -> None:
     assert f"recorded {rec['recorded_at']}" in human
 
 
+def test_a_past_read_of_a_node_that_did_not_exist_then_gives_no_retired_hint(
+    cli: Cli,
+) -> None:
+    """`get KEY --as-of T` before the node existed says so, without the hint about naming a
+    retired node by KIND/KEY (it is current, and KIND/KEY fails the same way then); a current
+    read of a retired key keeps the hint."""
+    cli.ok("put", "decision", "--title", "Cache in process", "--key", "cache",
+           "--valid-from", "2026-11-24")
+    for ref in ("cache", "decision/cache"):
+        r = cli("get", ref, "--as-of", "2026-11-23")
+        assert_fails(r, 1, "at 2026-11-23")
+        assert "retired" not in r.err, r.err
+    cli.ok("retire", "cache")
+    assert_fails(cli("get", "cache"), 1, "name a retired one by KIND/KEY")
+
+
 def test_a_valid_time_before_the_latest_one_is_exit_2_and_writes_nothing(cli: Cli) -> None:
     """Append-only on both clocks: the error says so, in one line, and nothing is written."""
     cli.ok("put", "decision", "--title", "One", "--key", "d", "--valid-from", "2026-11-20")

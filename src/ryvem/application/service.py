@@ -727,8 +727,10 @@ class Service:
             )
         when = "" if at is None else f" at {format_us(at)}"
         # A bare key names a current node only; say how to reach a retired one (its history,
-        # why it was dropped) rather than leave the caller guessing.
-        hint = "" if sep and rest and SLUG.match(kind) else (
+        # why it was dropped) rather than leave the caller guessing. Not for a past read: a
+        # node that did not exist then (or was not known yet) is not a retired one.
+        bare = not (sep and rest and SLUG.match(kind))
+        hint = "" if not bare or at is not None or k is not None else (
             "; a bare KEY names only a current node: name a retired one by KIND/KEY or its id")
         raise NotFound(f"no node {ref!r} in scope {sc}{when}{_known(k)}{hint}")
 

@@ -87,9 +87,14 @@ def _summary(r: CopyReport) -> list[str]:
         lines.append(
             f"counts match: {t.current_rows} current, {t.superseded_rows} superseded and "
             f"{t.retired_rows} retired rows; {t.edges_current} current and {t.edges_closed} "
-            f"closed edges; {len(t.kinds)} kinds, {len(t.scopes)} scopes, {len(t.rels)} rels"
+            f"closed edges; {_n(len(t.kinds), 'kind')}, {_n(len(t.scopes), 'scope')}, "
+            f"{_n(len(t.rels), 'rel')}"
         )
     return lines
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @graph.command("copy")
