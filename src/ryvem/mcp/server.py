@@ -315,7 +315,8 @@ class RyvemMCPServer(MCPServer[Any]):
         if NOT_UNICODE in arguments:  # ryvem.mcp.wire found text that is not Unicode
             if name == NAVIGATE:
                 return _ok([])
-            names = [str(n) for n in arguments[NOT_UNICODE]] or ["an argument"]
+            raw = arguments[NOT_UNICODE]  # a list from the wire; anything from a client
+            names = [str(n) for n in raw] if isinstance(raw, list) and raw else ["an argument"]
             verb = "contains" if len(names) == 1 else "contain"
             raise ToolError(f"Error executing tool {name}: {', '.join(names)} {verb} a lone "
                             "surrogate (not valid Unicode text)")
