@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -466,3 +467,195 @@ def test_every_indexed_row_is_read_without_holding_the_search_s_lock(
     assert [locked for n, locked in reads if n >= ROWS] == [False, False]  # both indexes
     assert all(n <= 3 for n, locked in reads if locked)  # the new rows, under the lock
     assert _answers(repo, path) == []
+
+
+# --- what a warmed process keeps in the store for the next one (migration_008) -----------
+def _kept(path: Path, timeout: float = 20.0, keys: int = 1) -> int:
+    """Wait until the store holds kept rows and at least ``keys`` kept phrases; how many."""
+    deadline = time.monotonic() + timeout
+    while True:
+        conn = sqlite3.connect(path)
+        try:
+            rows = conn.execute("SELECT count(*) FROM text_rows_kept").fetchone()[0]
+            n = conn.execute("SELECT count(*) FROM text_postings_kept").fetchone()[0]
+        finally:
+            conn.close()
+        if (rows and n >= keys) or time.monotonic() > deadline:
+            return int(n) if rows else 0
+        time.sleep(0.05)
+
+
+def _kept_keys(path: Path) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return {r[0] for r in conn.execute("SELECT key FROM text_postings_kept")}
+    finally:
+        conn.close()
+
+
+def _first_search_from_what_was_kept(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new handle (as a new process opens the store) answers every question exactly as
+    FTS5 does, from its very first search, without FTS5's ranking and without reading the
+    rows itself (its filler's reading is held back for the whole time)."""
+    fresh = SqliteRepository.open(path)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(postings.Filler, "_run", lambda self: None)  # nothing read behind
+            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+            assert _answers(fresh, path) == []
+        assert fresh._postings.kept is not None
+    finally:
+        fresh.close()
+
+
+def test_a_new_process_ranks_its_first_questions_from_what_a_warmed_one_kept(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON)) >= len(COMMON)
+    assert {repo._postings._key(f'"{w}"') for w in COMMON} <= _kept_keys(path)
+    _first_search_from_what_was_kept(path, monkeypatch)
+
+
+def test_what_was_kept_is_brought_up_to_date_after_other_handles_wrote(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    repo.close()  # the warmed process ends
+    writer = SqliteRepository.open(path)
+    service = Service(writer)
+    rng = random.Random(11)
+    try:
+        service.write_many([_node(ROWS + i, _text(rng)) for i in range(60)])  # new rows
+        service.write_many([_node(i, _text(rng) + " midh")  # superseded rows
+                            for i in rng.sample(range(ROWS), 150)])
+        for hit in writer.search(parse_search("filler"), (), ALL_SCOPES, 20, None):
+            service.retire(hit.id)  # retired rows
+    finally:
+        writer.close()
+    _first_search_from_what_was_kept(path, monkeypatch)
+
+
+def test_phrases_asked_later_are_kept_beside_what_was_kept_before(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, service, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    before = _kept_keys(path)
+    rng = random.Random(12)
+    service.write_many([_node(ROWS + i, _text(rng)) for i in range(30)])  # the store moves on
+    monkeypatch.setattr(postings, "INLINE_MAX", 0)  # read by the filler, then kept
+    repo.search(parse_search("spa* note"), (), ALL_SCOPES, 5, None)  # a common prefix
+    assert repo.settle()
+    assert _kept(path, keys=len(before) + 1) == len(before) + 1
+    assert _kept_keys(path) - before == {'"spa"*'}
+    _first_search_from_what_was_kept(path, monkeypatch)
+    fresh = SqliteRepository.open(path)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(postings.Filler, "_run", lambda self: None)
+            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+            text = "spa* rarea"
+            got = [(h.id, h.score) for h in fresh.search(parse_search(text), (), ALL_SCOPES,
+                                                         20, None)]
+        assert got == _fts5(path, _fts_phrases(parse_search(text)), (), ALL_SCOPES, 20)
+    finally:
+        fresh.close()
+
+
+def test_a_forget_empties_what_was_kept_in_its_own_transaction(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    _redact_elsewhere(path, "space")
+    assert _kept(path, timeout=0.0) == 0 and _kept_keys(path) == set()
+    # the warmed handle never writes back what it read before the forget
+    repo._keep_postings()
+    assert _kept_keys(path) == set()
+    fresh = SqliteRepository.open(path)
+    try:
+        assert fresh.search(parse_search("space"), (), ALL_SCOPES, 20, None) == []
+        assert _answers(fresh, path) == []
+    finally:
+        fresh.close()
+
+
+def test_what_was_kept_too_far_behind_the_store_is_not_used(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    repo.close()
+    monkeypatch.setattr(postings, "DELTA_MAX", 10)
+    rng = random.Random(13)
+    writer = SqliteRepository.open(path)
+    try:
+        Service(writer).write_many([_node(ROWS + i, _text(rng)) for i in range(11)])
+    finally:
+        writer.close()
+    fresh = SqliteRepository.open(path)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(postings.Filler, "_run", lambda self: None)
+            assert _answers(fresh, path) == []  # ranked on FTS5, exactly
+        assert fresh._postings.kept is None
+    finally:
+        fresh.close()
+
+
+def test_kept_rows_that_do_not_hold_together_are_ignored(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    repo.close()
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("UPDATE text_rows_kept SET sizes = substr(sizes, 5)")  # a row short
+        conn.commit()
+    finally:
+        conn.close()
+    fresh = SqliteRepository.open(path)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(postings.Filler, "_run", lambda self: None)
+            assert _answers(fresh, path) == []
+        assert fresh._postings.kept is None
+    finally:
+        fresh.close()
+
+
+def test_a_text_index_rebuild_drops_what_was_kept(
+    store: tuple[SqliteRepository, Service, Path],
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    repo.rebuild_text_index()
+    assert _kept(path, timeout=0.0) == 0
+
+
+def test_warming_up_starts_from_what_was_kept_without_reading_every_row(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    fresh = SqliteRepository.open(path)
+    try:
+        reads = _row_reads(fresh, monkeypatch)
+        fresh.warm(None)  # as ryvem-mcp does after the handshake
+        assert fresh._postings.kept is not None
+        monkeypatch.setattr(sqlite_repository, "_ranked_rows", _refuse)
+        assert _answers(fresh, path) == []
+        assert [n for n, _ in reads if n >= ROWS] == []  # no row read from the index
+    finally:
+        fresh.close()

@@ -65,6 +65,7 @@ import json
 import os
 import queue
 import sqlite3
+import sys
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
@@ -81,7 +82,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Filler", "PostingCache", "PostingSql", "varints"]
+__all__ = ["Filler", "Image", "PostingCache", "PostingSql", "kept_phrases", "varints"]
 
 CACHED_FROM = 1024  # a phrase held by this many rows or more is kept (rarer: one cheap query)
 ENTRIES_KEPT = 4_000_000  # postings kept in all, least recently used dropped (8 bytes each)
@@ -96,6 +97,8 @@ PREFILL_SHARE = 0.75  # of ENTRIES_KEPT: how much the filler reads ahead, common
 NEVER = 2**63 - 1  # an open window's end (NULL in the store), later than any instant
 _VOCABULARY = object()  # a filler job: list the store's common words, then read them
 _ROWS = object()  # a filler job: read every indexed row (done before any other)
+_KEEP = object()  # no job came for KEEP_AGAIN_S: what is in memory was offered to keep
+KEEP_AGAIN_S = 300.0  # an idle filler offers what is in memory to keep this often
 
 Read = Callable[[str, dict[str, Any]], list[Any]]
 
@@ -115,6 +118,10 @@ class PostingSql:
     # Set for the index of every version's text (as-of search): text_window_ends_in, the
     # window ends of some versions. Every other statement is then that index's own.
     window_ends: str | None = None
+    # Set for the index of current rows: what an earlier process kept of it in the store
+    # (migration_008): text_rows_kept, text_posting_kept.
+    kept_rows: str | None = None
+    kept_posting: str | None = None
 
 
 def _size(blob: bytes) -> int:
@@ -224,11 +231,16 @@ class Filler:
 
     def __init__(self, connect: Callable[[], sqlite3.Connection], sql: PostingSql,
                  quiet_for: Callable[[], float] = lambda: QUIET_S,
-                 take_in: Callable[[], int] = lambda: 0) -> None:
+                 take_in: Callable[[], int] = lambda: 0,
+                 keep: Callable[[], None] = lambda: None) -> None:
         self._connect = connect
         self._sql = sql
         self._quiet_for = quiet_for
         self._take_in = take_in  # installs some of what was read; how many still wait
+        self._keep = keep  # keeps what is installed in the store, for the next process
+        self._listed = False  # the common words to read ahead were listed
+        self._kept = False  # ... and what was read kept once (see _idle)
+        self._fresh = False  # a phrase was read since
         self._stop = threading.Event()
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._ahead: deque[str] = deque()  # words read ahead, after every phrase asked for
@@ -334,7 +346,9 @@ class Filler:
                     if self._ahead:
                         item, quiet = self._ahead.popleft(), QUIET_AHEAD_S
                     else:
-                        item = self._queue.get()
+                        item = self._idle()
+                        if item is _KEEP:
+                            continue
                 if item is None or self._closed:
                     return
                 if self._rows_wanted and not self._rows_read:
@@ -361,6 +375,7 @@ class Filler:
                     words = self._vocabulary(conn)
                     with self._cond:
                         self._ahead.extend(words)
+                        self._listed = conn is not None
                         self._owed += len(words) - 1
                         self._cond.notify_all()
                     continue
@@ -377,6 +392,7 @@ class Filler:
                             break
                     except RyvemError:  # the store closed, or busy: a search installs it
                         break
+                self._fresh = True
         finally:
             with self._cond:
                 self._conn = None
@@ -384,6 +400,29 @@ class Filler:
                 self._cond.notify_all()
             if conn is not None:
                 conn.close()
+
+    def _idle(self) -> object:
+        """Nothing to read: keep what is installed for the next process when something was
+        read since it was last kept (once the store's common words have been listed: a
+        process that only asked a few phrases keeps nothing), then wait for the next job —
+        at most ``KEEP_AGAIN_S`` once something is kept, to keep again when writes have
+        moved the store on (``SqliteRepository._keep_postings`` decides)."""
+        if self._listed and self._fresh and not self._closed:
+            self._fresh = False
+            self._keep_now()
+        try:
+            return self._queue.get(timeout=KEEP_AGAIN_S if self._kept else None)
+        except queue.Empty:
+            self._keep_now()
+            return _KEEP
+
+    def _keep_now(self) -> None:
+        while self._quiet_for() < QUIET_AHEAD_S:
+            if self._stop.wait(QUIET_S / 2):
+                return
+        self._kept = True
+        with contextlib.suppress(RyvemError, sqlite3.Error):  # not kept this time
+            self._keep()
 
     def _read_rows(self, conn: sqlite3.Connection | None) -> Rows | None:
         if conn is None or self._closed:
@@ -456,6 +495,7 @@ class PostingCache:
         self._keys: dict[str, str] = {}  # phrase -> key (see _key)
         self._token_keys: set[str] = set()  # keys that are one token of the store's
         self._read_ahead = False
+        self._kept_tried = False  # what an earlier process kept was looked for (once)
         # every version's text (as-of search): rows never leave that index; a closure narrows
         # a row's window instead (see refresh)
         self.every = sql.window_ends is not None
@@ -494,6 +534,10 @@ class PostingCache:
         self.asked: set[str] = set()  # phrases asked of the filler, not yet installed
         self.refused: set[str] = set()  # keys whose scores did not read back exactly
         self.waiting: list[Fill] = []  # fills read in a snapshot later than the last search's
+        # the rows an earlier process kept were started from (_load_kept), read in this
+        # snapshot: its kept phrases' positions hold while no row is compacted away
+        self.kept: Version | None = None
+        self._kept_order = "<"  # their arrays' byte order, as numpy spells it
 
     def _start_over(self) -> None:
         """Drop the arrays and every phrase, keeping what was asked of the filler (its fills
@@ -758,6 +802,7 @@ class PostingCache:
         self.kinds, self.scopes = self.kinds[keep], self.scopes[keep]
         self.dead = np.zeros(len(self.ids), np.bool_)
         self.dead_count = 0
+        self.kept = None  # positions moved: kept phrases no longer fit
 
     def _drop(self, key: str) -> None:
         idx, _ = self.postings.pop(key)
@@ -796,8 +841,8 @@ class PostingCache:
         self.waiting += self.filler.take()
         self._start_reading_ahead()
         self._adopt()
-        if self.version is None and not self.waiting:  # nothing read yet: no arrays needed
-            self.filler.want_rows()
+        if self.version is None and not self.waiting and not self._load_kept(read):
+            self.filler.want_rows()  # nothing read yet, nothing kept: no arrays needed
             self._ask(common)
             return None
         now = self.refresh(read)
@@ -807,6 +852,9 @@ class PostingCache:
         self._take_in(read, now, {self._key(p) for p in common}, 0)
         missing = [p for p in common
                    if self._key(p) not in self.postings and self._key(p) not in self.refused]
+        if missing and self.kept is not None:
+            self._load_kept_postings(read, [self._key(p) for p in missing], now)
+            missing = [p for p in missing if self._key(p) not in self.postings]
         if any(df_of[p] > INLINE_MAX for p in missing):
             self._ask(missing)  # ranked on FTS5 this time; all of them read while quiet
             return None
@@ -831,11 +879,119 @@ class PostingCache:
             return self._best_of_versions(read, scores, limit, as_of, known_at)
         return self._best(read, scores, limit)
 
-    def warm(self) -> None:
-        """Have the filler read every row and the store's common words now, as a first
-        search would (``SqliteRepository.warm``), so the first searches find them."""
+    # --- what an earlier process kept (migration_008) -----------------------------------
+    def _load_kept(self, read: Read) -> bool:
+        """Start from the rows an earlier process kept in the store (:meth:`image`) when they
+        are this store's as it stands or a little behind it: the same newest audit entry (no
+        text changed in place since), no later than the store, at most ``DELTA_MAX`` versions
+        behind (``refresh`` brings them up to date inside this search, as it does rows this
+        process read). Looked for once; False when nothing usable is kept."""
+        import numpy as np
+
+        if self._kept_tried or self.sql.kept_rows is None or self.version is not None:
+            return False
+        self._kept_tried = True
+        got = read(self.sql.kept_rows, {})
+        if not got:
+            return False
+        mark, newest, closed, ids, sizes, kind_names, kind_at, scope_names, scope_at, order = \
+            got[0]
+        kept = Version(int(mark), int(newest), int(closed))
+        now, _, _ = _where(read(self.sql.state, {})[0])
+        if not kept.not_after(now) or now.newest - kept.newest > DELTA_MAX:
+            return False
+        end = "<" if order == "little" else ">"
+        try:
+            arrays = RowArrays(
+                ids=np.frombuffer(ids, end + "i8").astype(np.int64),
+                sizes=np.frombuffer(sizes, end + "i4").astype(np.float64),
+                kind_names=[str(k) for k in json.loads(kind_names)],
+                kind_at=np.frombuffer(kind_at, end + "i4").astype(np.int32),
+                scope_names=[str(k) for k in json.loads(scope_names)],
+                scope_at=np.frombuffer(scope_at, end + "i4").astype(np.int32),
+                windows=None,
+            )
+        except (ValueError, TypeError):
+            return False
+        n = len(arrays.ids)
+        if (not n or len(arrays.sizes) != n or len(arrays.kind_at) != n
+                or len(arrays.scope_at) != n or (np.diff(arrays.ids) <= 0).any()
+                or arrays.kind_at.min() < 0 or arrays.kind_at.max() >= len(arrays.kind_names)
+                or arrays.scope_at.min() < 0
+                or arrays.scope_at.max() >= len(arrays.scope_names)):
+            return False  # not what image() writes: ignored
+        self.version = kept
+        self._append(arrays)
+        self.kept, self._kept_order = kept, end
+        return True
+
+    def _load_kept_postings(self, read: Read, keys: Sequence[str], now: Version) -> None:
+        """Take the kept phrases of ``keys`` (positions in the kept rows, which this cache
+        started from) and find their hits in the rows indexed since, as :meth:`_install`
+        does for a phrase read in an earlier snapshot."""
+        import numpy as np
+
+        assert self.kept is not None and self.sql.kept_posting is not None
+        first = int(np.searchsorted(self.ids, self.kept.newest, side="right"))
+        if len(self.ids) - first > DELTA_MAX:
+            self.kept = None  # too many rows since: read from FTS5 as before
+            return
+        end, loaded = self._kept_order, []
+        for key in dict.fromkeys(keys):
+            if key in self.postings or key in self.refused:
+                continue
+            got = read(self.sql.kept_posting, {"key": key})
+            if not got:
+                continue
+            match, at, w = got[0]
+            idx = np.frombuffer(at, end + "i4")
+            if len(w) == 2 * len(idx):
+                weights = np.frombuffer(w, end + "u2").astype(np.float32)
+            elif len(w) == 4 * len(idx):
+                weights = np.frombuffer(w, end + "f4").astype(np.float32)
+            else:
+                continue
+            if len(idx) and (idx.min() < 0 or idx.max() >= first):
+                continue
+            self.postings[key] = (idx.astype(np.int32), weights)
+            self.match_of[key] = str(match)
+            self.entries += len(idx)
+            loaded.append(key)
+        if loaded and first < len(self.ids):
+            self._extend(read, self.kept.newest, first, loaded)
+        while self.entries > ENTRIES_KEPT and len(self.postings) > 1:
+            self._drop(next(iter(self.postings)))
+
+    def image(self) -> Image | None:
+        """What this cache holds, for the next process (:meth:`_load_kept`): its rows less
+        those known closed, and each phrase's rows as seqs with their weighted hits. None
+        when there is nothing worth keeping (no common phrase read, or as-of search's)."""
+        import numpy as np
+
+        if self.every or self.version is None or not self.postings or not len(self.ids):
+            return None
+        alive = ~self.dead
+        rows = {
+            "mark": self.version.mark, "newest": self.version.newest,
+            "closed": self.version.closed,
+            "ids": self.ids[alive].astype(np.int64).tobytes(),
+            "sizes": self.sizes[alive].astype(np.int32).tobytes(),
+            "kind_names": json.dumps(list(self.kind_codes.codes)),
+            "kind_at": self.kinds[alive].astype(np.int32).tobytes(),
+            "scope_names": json.dumps(list(self.scope_codes.codes)),
+            "scope_at": self.scopes[alive].astype(np.int32).tobytes(),
+            "byteorder": sys.byteorder,
+        }
+        phrases = [(key, self.match_of[key], self.ids[idx], w)
+                   for key, (idx, w) in self.postings.items()]
+        return Image(self.version, rows, phrases)
+
+    def warm(self, read: Read | None = None) -> None:
+        """Start from what an earlier process kept (with ``read``, when it is usable), else
+        have the filler read every row; and have it read the store's common words, as a
+        first search would (``SqliteRepository.warm``), so the first searches find them."""
         self._start_reading_ahead()
-        if self.version is None:
+        if self.version is None and not (read is not None and self._load_kept(read)):
             self.filler.want_rows()
 
     def _start_reading_ahead(self) -> None:
@@ -954,6 +1110,43 @@ class PostingCache:
                 self.unresolved -= len(gone)
                 at = np.array([p for p, s in zip(at, seqs, strict=True) if s in live], np.int64)
         return [(int(self.ids[p]), -float(scores[p])) for p in at[:limit]]
+
+
+@dataclass(frozen=True)
+class Image:
+    """A :class:`PostingCache` as the next process may start from it (:meth:`~PostingCache.
+    image`): the snapshot, ``text_rows_keep``'s parameters, and per phrase (key, the phrase
+    it was read as, its rows' seqs, their weighted hits)."""
+
+    version: Version
+    rows: dict[str, Any]
+    phrases: list[tuple[str, str, Any, Any]]
+
+
+def kept_phrases(ids: bytes, byteorder: str, phrases: Sequence[tuple[str, str, Any, Any]],
+                 ) -> list[dict[str, Any]]:
+    """``text_posting_keep``'s parameters for ``phrases`` (:class:`Image`) kept beside the
+    rows ``ids`` (``text_rows_kept.ids``; kept by this process or an earlier one in the same
+    forget epoch): each phrase's rows as positions in ``ids`` — a row not there was added
+    after them (a process starting from them finds its hits as it finds any new row's) or is
+    closed (never returned) — and its weighted hits, small integers kept as uint16 when they
+    fit, else as float32."""
+    import numpy as np
+
+    end = "<" if byteorder == "little" else ">"
+    base = np.frombuffer(ids, end + "i8")
+    out = []
+    for key, match, seqs, w in phrases:
+        at = np.searchsorted(base, seqs)
+        ok = at < len(base)
+        ok[ok] = base[at[ok]] == seqs[ok]
+        hits = w[ok]
+        small = not len(hits) or float(hits.max()) <= 65535.0
+        out.append({
+            "key": key, "match": match, "at": at[ok].astype(end + "i4").tobytes(),
+            "w": hits.astype(end + ("u2" if small else "f4")).tobytes(),
+        })
+    return out
 
 
 def _weights(scores: Any, sizes: Any, idf: float, avgdl: float) -> Any | None:

@@ -71,6 +71,9 @@ _COUNTS_KEPT = 10_000  # phrase counts a store remembers between writes (see _co
 _MIGRATIONS = queries.migrations()
 # Migrations after which both full-text tables are filled from `nodes` (user_version reached).
 _FILLS_FTS = frozenset({2})
+# rows kept for the next process's search (migration_008) are written anew once they are this
+# many versions behind a process's own; until then only new phrases are added beside them
+_KEEP_BEHIND = 512
 _FILL_BATCH = 5000
 
 # --- columns, derived once from the domain model ----------------------------------------
@@ -762,13 +765,72 @@ class SqliteRepository:
 
             sql = _posting_sql(every_version)
             filler = Filler(self._connect_searcher, sql, self._quiet_for,
-                            functools.partial(self._take_in, every_version))
+                            functools.partial(self._take_in, every_version),
+                            keep=(lambda: None) if every_version else self._keep_postings)
             postings = PostingCache(sql, filler, skip=STOP_WORDS)
             if every_version:
                 self._postings_all = postings
             else:
                 self._postings = postings
         return postings
+
+    def _keep_postings(self) -> None:
+        """Keep what current search's postings in memory hold in the store (migration_008),
+        so the next process's first searches rank from it (``PostingCache._load_kept``).
+        Offered by the filler when it is idle after reading (see ``Filler._idle``).
+
+        Phrases not kept yet are added beside the rows already kept when those are of the
+        same forget epoch and less than ``_KEEP_BEHIND`` versions behind this process's;
+        otherwise everything is written anew. Never waits for a writer: a store busy,
+        read-only or full is simply not kept this time. Written only if no forget pass ran
+        since the postings were read (a forgotten word must not come back), checked in the
+        write transaction."""
+        from ryvem.adapters.sqlite.postings import kept_phrases
+
+        postings = self._postings
+        if postings is None or self.read_only_reason is not None:
+            return
+        while self._take_in():
+            pass
+        image = self._search_snapshot(lambda conn: postings.image())
+        connect = self._connect_searcher
+        if image is None or connect is None:
+            return
+        ours = image.version
+        conn = connect()
+        try:
+            conn.execute("PRAGMA busy_timeout = 0")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if conn.execute(_sql("newest_audit")).fetchone()[0] != ours.mark:
+                    conn.execute("ROLLBACK")  # forgotten since: not kept
+                    return
+                kept = conn.execute(_sql("text_rows_kept")).fetchone()
+                if kept is not None and kept[0] == ours.mark and (
+                        kept[1] > ours.newest or kept[2] > ours.closed):
+                    conn.execute("ROLLBACK")  # another process kept a later snapshot
+                    return
+                if (kept is not None and kept[0] == ours.mark
+                        and ours.newest - kept[1] < _KEEP_BEHIND
+                        and ours.closed - kept[2] < _KEEP_BEHIND):
+                    have = {r[0] for r in conn.execute(_sql("text_keys_kept"))}
+                    new = [p for p in image.phrases if p[0] not in have]
+                    rows = kept[3], kept[9]  # ids, byteorder
+                else:
+                    for statement in _split_sql(_sql("text_kept_clear")):
+                        conn.execute(statement)
+                    conn.execute(_sql("text_rows_keep"), image.rows)
+                    new, rows = image.phrases, (image.rows["ids"], image.rows["byteorder"])
+                conn.executemany(_sql("text_posting_keep"), kept_phrases(*rows, new))
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error:
+            return  # busy, read-only or full: not kept this time
+        finally:
+            conn.close()
 
     def _searcher(self) -> sqlite3.Connection:
         """The full-text search's connection (opened on first use; ``_conn`` when the store
@@ -1246,16 +1308,23 @@ class SqliteRepository:
 
     def warm(self, vector_model: str | None) -> None:
         """``ports.WarmsUp``: the vectors of ``vector_model`` read into memory now (a first
-        vector search reads 100,000 rows' in about half a second), and the postings of the
-        index of current rows asked of their filler — every row, then the common words —
-        which reads them while no search runs. As-of search's postings are left for a
-        process that searches the past."""
+        vector search reads 100,000 rows' in about half a second); the postings of the
+        index of current rows started from what an earlier process kept in the store
+        (migration_008), or else every row asked of their filler; and the store's common
+        words asked of it, which reads them while no search runs. As-of search's postings
+        are left for a process that searches the past."""
         if vector_model is not None:
             with self._lock:
                 self._vector_cache(vector_model)
         with self._search_lock:
             postings = self._posting_cache(False)
-            if postings is not None:
+        if postings is None:
+            return
+        try:  # what an earlier process kept is read now: a few ms, not a second of rows
+            self._search_snapshot(
+                lambda conn: postings.warm(lambda q, p: conn.execute(q, p).fetchall()))
+        except errors.RyvemError:
+            with self._search_lock:
                 postings.warm()
 
     def other_vector_models(self, model: str) -> dict[str, int]:
@@ -1355,7 +1424,8 @@ def _posting_sql(every_version: bool = False) -> PostingSql:
                       text_after=_sql("text_of_rows_after"), ids=_sql("text_ids"),
                       ids_in=_sql("text_ids_in"), phrase=_sql("phrase_scores"),
                       vocabulary_table=_sql("text_vocabulary_table"),
-                      vocabulary=_sql("text_vocabulary"))
+                      vocabulary=_sql("text_vocabulary"),
+                      kept_rows=_sql("text_rows_kept"), kept_posting=_sql("text_posting_kept"))
 
 
 def _split_sql(script: str) -> list[str]:
