@@ -659,3 +659,15 @@ def test_warming_up_starts_from_what_was_kept_without_reading_every_row(
         assert [n for n, _ in reads if n >= ROWS] == []  # no row read from the index
     finally:
         fresh.close()
+
+
+def test_a_forgotten_common_word_is_in_no_byte_of_the_store_after_it_was_kept(
+    store: tuple[SqliteRepository, Service, Path],
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON)) and '"space"' in _kept_keys(path)
+    repo.close()  # the warmed process ends; what it kept stays in the file
+    _redact_elsewhere(path, "space")
+    files = sorted(path.parent.glob(path.name + "*"))
+    assert files and all(b"space" not in f.read_bytes() for f in files)
