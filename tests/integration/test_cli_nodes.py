@@ -198,6 +198,52 @@ def test_invalid_input_exits_2_with_one_line_and_writes_nothing(
     assert (stats["current_rows"], stats["superseded_rows"], stats["edges_current"]) == (0, 0, 0)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("put", "decision", "--title", "t", "--valid-from", "not a date"),
+        ("put", "decision", "--title", "t", "--valid-from", "2999-01-01"),
+        ("put", "decision", "--title", "t", "--scope", "global", "--valid-from", "not a date"),
+        ("put", "decision", "--title", "t", "--data", "[1, 2]"),
+        ("put", "Decision", "--title", "t"),
+        ("retire", "decision/x", "--valid-to", "not a date"),
+        ("link", "a", "b", "--rel", "about", "--valid-from", "not a date"),
+        ("link", "a", "b", "--rel", "about", "--data", "{not json"),
+        ("link", "a", " ", "--rel", "about"),
+        ("unlink", "a", "b", "--rel", "about", "--valid-to", "not a date"),
+        ("redact", "short"),
+        ("redact", "long enough text", "--scope", "global", "--all-scopes"),
+        ("purge", " "),
+        ("import", "VAULT", "--kind", "Not A Kind"),
+        ("get", "x", "--as-of", "not a date"),
+        ("history", "x", "--known-at", "not a date"),
+        ("links", "x", "--as-of", "not a date"),
+        ("search", "--kind", "Not A Kind"),
+        ("export", "--as-of", "not a date"),
+    ],
+    ids=[
+        "put-bad-valid-from", "put-future-valid-from", "put-scoped-bad-valid-from",
+        "put-bad-data", "put-bad-kind", "retire-bad-valid-to", "link-bad-valid-from",
+        "link-bad-data", "link-blank-ref", "unlink-bad-valid-to", "redact-short-text",
+        "redact-scope-and-all-scopes", "purge-blank-ref", "import-bad-kind", "get-bad-as-of",
+        "history-bad-known-at", "links-bad-as-of", "search-bad-kind", "export-bad-as-of",
+    ],
+)
+def test_a_refused_command_in_a_fresh_data_dir_creates_no_store_file_and_no_ryvem_json(
+    cli: Cli, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Every argument is validated before the store is opened: a refused verb prints one
+    line, exits 2 and leaves the data dir as it was (no empty dev.db) and the repo unminted."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n")
+    args = tuple(str(vault) if a == "VAULT" else a for a in args)
+    assert_fails(cli(*args), 2)
+    data = Path(cli.env["RYVEM_DATA_DIR"])
+    assert not data.exists() or sorted(p.name for p in data.iterdir()) == []
+    assert not (cli.cwd / "ryvem.json").exists()
+
+
 def test_refs_resolve_by_id_kind_slash_key_and_bare_key(cli: Cli) -> None:
     """A REF is an id, KIND/KEY split at the first '/', or a bare key naming one node."""
     page = cli.json("put", "page", "--title", "Beta notes", "--key", "notes/beta")

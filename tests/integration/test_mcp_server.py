@@ -749,6 +749,23 @@ def test_memory_redact_removes_a_secret_the_agent_wrote_and_the_audit_names_the_
         repo.close()
 
 
+def test_memory_redact_of_a_text_no_row_holds_changes_nothing_and_records_no_audit_entry(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """Not an error (the agent's secret may be gone already): 0 versions, 0 edges, no audit
+    entry, and the audit trail stays empty."""
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        s.ok("memory_write", kind="task", key="ci", title="CI", body=f"token {SECRET}")
+        out = s.ok("memory_redact", text="ghp_ALREADYgone0000", reason="sweep", scope="*")
+        assert (out["versions"], out["edges"], out["nodes"], out["audit"]) == (0, 0, [], None)
+        assert s.ok("memory_get", ref="task/ci")["erased"] is None
+    repo = SqliteRepository.open(tmp_path / "data" / "dev.db")
+    try:
+        assert Service(repo).audit() == []
+    finally:
+        repo.close()
+
+
 def test_tool_errors_name_the_tools_arguments_and_never_a_command_line_flag(
     server: Server,
 ) -> None:

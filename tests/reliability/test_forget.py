@@ -376,6 +376,33 @@ def test_hostile_text_is_literal_through_the_cli(tmp_path: Path) -> None:
     assert files_holding(tmp_path / "data", "Z" * 64) == []
 
 
+def test_redacting_a_text_no_row_holds_says_so_in_one_line_exits_0_and_changes_no_byte(
+    tmp_path: Path,
+) -> None:
+    """A script scrubbing several secrets must not fail on one already gone, nor fill the
+    audit trail with empty entries: one line saying nothing held it, exit 0, --json counts 0
+    with no audit entry, and the store's files are byte for byte as before (no audit row, no
+    VACUUM)."""
+    assert ryvem("graph", "put", "task", "--key", "t", "--title", f"holds {SECRET}",
+                 cwd=tmp_path).code == 0
+    data = tmp_path / "data"
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
+    gone = "sk-ALREADY-gone-0000"
+    r = ryvem("graph", "redact", gone, "--reason", "rotation sweep", cwd=tmp_path)
+    assert (r.code, r.err) == (0, ""), r.err
+    assert r.out.splitlines() == [
+        "nothing in global holds that text; nothing was changed (--all-scopes looks in every "
+        "scope)"]
+    r = ryvem("graph", "redact", "-", "--all-scopes", "--json", cwd=tmp_path,
+              input=gone.encode())
+    assert (r.code, r.err) == (0, ""), r.err
+    report = json.loads(r.out)
+    assert (report["dry_run"], report["versions"], report["edges"], report["nodes"],
+            report["audit"]) == (False, 0, 0, [], None)
+    assert {p.name: p.read_bytes() for p in data.iterdir()} == before
+    assert ryvem("graph", "audit", "--json", cwd=tmp_path).out.strip() == "[]"
+
+
 @pytest.mark.parametrize(
     ("args", "stdin", "fragment"),
     [

@@ -108,6 +108,12 @@ class ForgetReport:
     entry: AuditEntry | None
     changed: tuple[str, ...] = field(default=())  # the version ids whose text changed
 
+    @property
+    def found_nothing(self) -> bool:
+        """Nothing was (or, dry, would be) rewritten — for a redaction, no version nor edge
+        in the scope held the text — so nothing was audited either."""
+        return self.versions == 0 and self.edges == 0
+
     def record(self) -> dict[str, Any]:
         return {
             "type": self.action,
@@ -174,6 +180,9 @@ def redact(
     :func:`~ryvem.domain.redaction.check_redaction_text`), or ``text`` in a kind, key or
     scope, which a redaction cannot change (the message names those nodes: purge them).
     ``dry_run`` counts what would change and changes nothing (no audit entry either).
+    When no version nor edge in ``scope`` holds ``text`` nothing is written either — no audit
+    entry, no cleanup of the store's files — and the report counts 0 with no entry (see
+    :attr:`ForgetReport.found_nothing`): a text already gone is not an error.
     """
     text = check_redaction_text(text, force=force)
     reason = validate_reason(reason)
@@ -205,8 +214,8 @@ def redact(
                 edges.append((e.id, data))
         nodes = _count([v for v, _ in found], {r.id for r in rewrites})
         changed = _text_ids(by_id, rewrites)
-        if dry_run:
-            return ForgetReport("redact", True, scope_label, len(rewrites), len(edges), nodes,
+        if dry_run or (not rewrites and not edges):  # a dry run, or nothing holds the text
+            return ForgetReport("redact", dry_run, scope_label, len(rewrites), len(edges), nodes,
                                 None, changed)
         at = clock.now()
         entry = AuditEntry(
@@ -222,7 +231,7 @@ def redact(
                             entry, changed)
 
     report = store.forget(run, dry_run=dry_run)
-    if not dry_run:
+    if not dry_run and not report.found_nothing:  # nothing rewritten: nothing to clean
         store.scrub(progress)
     return report
 

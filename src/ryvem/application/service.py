@@ -37,6 +37,7 @@ from ryvem.domain.model import (
     Stats,
     Step,
 )
+from ryvem.domain.redaction import check_redaction_text
 from ryvem.domain.scopes import GLOBAL, ScopeFilter, parse_scope, parse_scope_filter
 from ryvem.domain.search import parse_search
 from ryvem.domain.timeutil import Clock, format_us, parse_time
@@ -173,14 +174,36 @@ def _append_only(what: str, at: int, floor: int, *, strict: bool) -> int:
 
 
 class Service:
-    """ryvem's use cases over one repository."""
+    """ryvem's use cases over one repository.
+
+    Built on an open ``repo``, or on an ``opener`` that opens the store on first use (what a
+    :class:`~ryvem.application.session.Session` hands out): every use case validates its
+    input before it touches :attr:`repo`, so a refused request never opens — and so never
+    creates — a store.
+    """
 
     def __init__(
-        self, repo: GraphRepository, *, default_scope: str = GLOBAL, clock: Clock | None = None
+        self,
+        repo: GraphRepository | None = None,
+        *,
+        default_scope: str = GLOBAL,
+        clock: Clock | None = None,
+        opener: Callable[[], GraphRepository] | None = None,
     ) -> None:
-        self.repo = repo
+        if (repo is None) == (opener is None):
+            raise TypeError("Service needs a repository or an opener (one of them)")
+        self._repo = repo
+        self._opener = opener
         self.default_scope = parse_scope(default_scope)
         self.clock = clock or _CLOCK
+
+    @property
+    def repo(self) -> GraphRepository:
+        """The store (opened now by the opener, if this service has one and it is not yet)."""
+        if self._repo is None:
+            assert self._opener is not None
+            self._repo = self._opener()
+        return self._repo
 
     # --- helpers ------------------------------------------------------------------------
     def scope(self, scope: str | None) -> str:
@@ -525,6 +548,7 @@ class Service:
         rel = _user_rel(rel)
         payload = validate_data(data)
         since = self.valid_time(valid_from, "valid_from")
+        self._check_ends(from_ref, to_ref, scope)
         a = self._resolve_current(from_ref, scope)
         b = self._resolve_current(to_ref, scope)
         what = f"the {rel!r} edge from {_name(a)} to {_name(b)}"
@@ -574,6 +598,7 @@ class Service:
         now; not in the future nor before the edge's valid_from)."""
         rel = _user_rel(rel)
         until = self.valid_time(valid_to, "valid_to")
+        self._check_ends(from_ref, to_ref, scope)
         a = self._resolve_current(from_ref, scope)
         b = self._resolve_current(to_ref, scope)
 
@@ -596,6 +621,12 @@ class Service:
             )
 
         return self.repo.write(run)
+
+    def _check_ends(self, from_ref: str, to_ref: str, scope: str | None) -> None:
+        """An edge's two refs and its scope, checked before either end is looked up."""
+        _check_ref(from_ref)
+        _check_ref(to_ref)
+        self.scope(scope)
 
     def _resolve_current(self, ref: str, scope: str | None) -> NodeVersion:
         """``resolve`` for an edge's end: an old version's id is refused, never moved on.
@@ -628,6 +659,10 @@ class Service:
     ) -> forget.ForgetReport:
         """Redact ``text`` from every version and edge in the scope (the default scope, a
         scope or shape, or every scope); see :func:`ryvem.application.forget.redact`."""
+        # The input is checked before the store is touched (forget.redact checks it again
+        # for its own callers): a refused redaction opens, and so creates, nothing.
+        text = check_redaction_text(text, force=force)
+        reason = validate_reason(reason)
         if all_scopes and scope is not None:
             raise InvalidInput("give either a scope or all scopes, not both")
         if all_scopes:
@@ -682,9 +717,7 @@ class Service:
         known then (:meth:`known`). ``allow_closed`` lets an id name a closed version and
         ``KIND/KEY`` its newest, retired version.
         """
-        if not isinstance(ref, str) or not ref.strip():
-            raise InvalidInput("a node reference must not be empty")
-        check_text("a node reference", ref)  # undecodable argv bytes arrive as lone surrogates
+        _check_ref(ref)
         at = _as_of(as_of)
         k = _as_of(known_at)
         sc = self.scope(scope)
@@ -999,6 +1032,13 @@ def _by_tail(
     for cand in lookup(tails) if tails else []:
         grouped[tail(cand.norm)].append(cand)
     return grouped
+
+
+def _check_ref(ref: object) -> None:
+    """A node reference that can name something: a non-blank string of valid Unicode."""
+    if not isinstance(ref, str) or not ref.strip():
+        raise InvalidInput("a node reference must not be empty")
+    check_text("a node reference", ref)  # undecodable argv bytes arrive as lone surrogates
 
 
 def _user_rel(rel: str) -> str:

@@ -182,15 +182,22 @@ class Session:
 
     def service(self, scope: str | None = None, *, mint: bool = False) -> Service:
         """The use cases with ``scope`` as the default (validated before the store opens),
-        else the working directory's scope (see :meth:`default_scope`)."""
+        else the working directory's scope (see :meth:`default_scope`).
+
+        The service opens the store only when a use case needs it, after validating its
+        input: a refused request creates no store (only ``mint`` opens it here)."""
         chosen = parse_scope(scope) if scope is not None else None
         if chosen is None:
             chosen = self.default_scope(mint=mint)
-        return Service(self.repo, default_scope=chosen)
+        return Service(opener=self._store, default_scope=chosen)
 
     def everywhere(self) -> Service:
-        """The use cases for reads that name their scopes themselves (stats, export)."""
-        return Service(self.repo, default_scope=GLOBAL)
+        """The use cases for reads that name their scopes themselves (stats, export); the
+        store opens on first use, as in :meth:`service`."""
+        return Service(opener=self._store, default_scope=GLOBAL)
+
+    def _store(self) -> GraphRepository:
+        return self.repo
 
     # --- the one write call every face makes ----------------------------------------------
     def write(
@@ -208,7 +215,8 @@ class Session:
         default scope; a first write in a git repository without ``ryvem.json`` mints it.
         ``valid_from`` dates it in valid time (default now; see :meth:`Service.prepare`).
 
-        Nothing is written — no ryvem.json, no node — unless the request is valid.
+        Nothing is written — no ryvem.json, no node, not even an empty store — unless the
+        request is valid.
         """
         if scope is not None:
             svc = self.service(scope)
@@ -217,7 +225,7 @@ class Session:
             self.written()
             return written
         before = workspace.locate(self.cwd)  # a malformed ryvem.json fails here, first
-        node = Service(self.repo).prepare(
+        node = self.everywhere().prepare(  # validates without opening the store
             kind, title, key=key, body=body, data=data, valid_from=valid_from
         )
         chosen = self.default_scope(mint=True)  # the input is valid: now mint if needed

@@ -95,6 +95,10 @@ def _plural(n: int, word: str) -> str:
 
 
 def _summary(r: ForgetReport) -> list[str]:
+    if r.action == "redact" and r.found_nothing:
+        where = "any scope" if r.scope == "*" else r.scope
+        hint = "" if r.scope == "*" else " (--all-scopes looks in every scope)"
+        return [f"nothing in {where} holds that text; nothing was changed{hint}"]
     verb = "would redact" if r.dry_run else "redacted"
     if r.action == "purge":
         verb = "purged"

@@ -31,6 +31,7 @@ from ryvem.cli.text import say
 from ryvem.domain import jsontext
 from ryvem.domain.model import NodeHead
 from ryvem.domain.traversal import discovered_heads
+from ryvem.domain.validation import validate_kind
 
 __all__ = ["embed_with_bar", "import_", "links"]
 
@@ -208,6 +209,9 @@ def import_(
                 f"not a directory: {folder}" if base.exists() else f"no such directory: {folder}",
                 2,
             )
+        # Checked before the service: minting it (a first import in a git repository) opens
+        # the store and writes ryvem.json, and a refused import must leave neither behind.
+        validate_kind(kind)
         svc = st.service(scope=scope) if scope is not None else st.service(mint=_may_mint(base))
         if git_history:
             summary = _import_history(svc, base, kind, retire_missing, as_json, title_from)

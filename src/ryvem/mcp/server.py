@@ -705,8 +705,9 @@ def _client(ctx: Context[Any, Any]) -> Actor:
     "[redacted] in every version's title, body and data, current and past, in edge data "
     "and in the search index, and the store's files are cleaned. Names, ids and history "
     "stay. Recorded in the audit trail with your client's name and `reason`; the text "
-    'itself is never recorded. Returns {"versions", "edges", "nodes": [{ref, versions}], '
-    '"audit"}.',
+    "itself is never recorded. A text nothing holds (already gone) is not an error: nothing "
+    'is changed or recorded, versions and edges are 0 and audit is null. Returns {"versions", '
+    '"edges", "nodes": [{ref, versions}], "audit"}.',
 )
 @_tool_errors
 def memory_redact(

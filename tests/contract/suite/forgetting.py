@@ -152,6 +152,25 @@ class ForgettingContract(ContractBase):
         assert versions(repo) == before_v and edges(repo) == before_e
         assert service.audit() == []
 
+    def test_redacting_a_text_no_row_holds_records_no_audit_entry_and_cleans_nothing(
+        self, repo: GraphRepository, service: Service, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A text already gone (or never written) is not an error, and writes nothing: no
+        audit entry, no cleanup of the store's files; the report counts 0 and has no entry."""
+        plant(service)
+        before_v, before_e = versions(repo), edges(repo)
+        scrubbed: list[object] = []
+        monkeypatch.setattr(repo, "scrub", lambda progress=None: scrubbed.append(progress))
+        for scope, all_scopes in ((None, False), ("board:team", False), (None, True)):
+            report = service.redact("sk-NEVER-written-0000", scope=scope, all_scopes=all_scopes,
+                                    reason="rotation sweep")
+            assert report.entry is None and report.record()["audit"] is None
+            assert (report.versions, report.edges, report.nodes) == (0, 0, [])
+            assert report.found_nothing and not report.dry_run
+        assert service.audit() == []
+        assert scrubbed == []
+        assert versions(repo) == before_v and edges(repo) == before_e
+
     def test_a_key_holding_the_text_is_refused_naming_the_node_and_nothing_changes(
         self, repo: GraphRepository, service: Service
     ) -> None:
@@ -196,7 +215,7 @@ class ForgettingContract(ContractBase):
         assert service.redact("back\x00slash ok").versions == 0  # a NUL is a character too
         assert service.redact(big).versions == 1
         assert service.get("page/big").body == f"start {REDACTED} end"
-        assert [e.versions for e in service.audit()] == [1, 0, 1]
+        assert [e.versions for e in service.audit()] == [1, 1]  # the NUL one found nothing
 
     def test_a_redaction_in_one_scope_leaves_the_others(self, service: Service) -> None:
         service.write("task", f"a {SECRET}", key="a")
@@ -272,6 +291,8 @@ class ForgettingContract(ContractBase):
         assert service.get("task/t").erased == "redacted"
         service.purge("task/t", reason="second")
         assert service.get("task/t").erased == "purged"
+        # Held by another node: a redaction that finds nothing is not audited.
+        service.write("task", "u", key="u", body="purge-proof text")
         service.redact("purge-proof text", reason="third")
         assert service.get("task/t").erased == "purged"
         assert [e.reason for e in service.audit()] == ["third", "second", "first"]
