@@ -792,13 +792,22 @@ class SqliteRepository:
             return
         while self._take_in():
             pass
-        image = self._search_snapshot(lambda conn: postings.image())
         connect = self._connect_searcher
-        if image is None or connect is None:
+        if connect is None:
             return
-        ours = image.version
+        with self._search_lock:
+            held = postings.version, set(postings.postings)
         conn = connect()
         try:
+            kept = conn.execute(_sql("text_rows_kept")).fetchone()
+            if kept is not None and held[0] is not None and tuple(kept[:3]) == (
+                    held[0].mark, held[0].newest, held[0].closed) and held[1] <= {
+                    r[0] for r in conn.execute(_sql("text_keys_kept"))}:
+                return  # nothing new since it was kept (the idle filler's periodic offer)
+            image = self._search_snapshot(lambda c: postings.image())
+            if image is None:
+                return
+            ours = image.version
             conn.execute("PRAGMA busy_timeout = 0")
             conn.execute("BEGIN IMMEDIATE")
             try:
