@@ -205,6 +205,11 @@ class Service:
             self._repo = self._opener()
         return self._repo
 
+    @repo.setter
+    def repo(self, repo: GraphRepository) -> None:
+        """Serve another store from now on (``repo`` was a plain attribute: still settable)."""
+        self._repo = repo
+
     # --- helpers ------------------------------------------------------------------------
     def scope(self, scope: str | None) -> str:
         return self.default_scope if scope is None else parse_scope(scope)
