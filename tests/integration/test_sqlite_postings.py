@@ -671,3 +671,62 @@ def test_a_forgotten_common_word_is_in_no_byte_of_the_store_after_it_was_kept(
     _redact_elsewhere(path, "space")
     files = sorted(path.parent.glob(path.name + "*"))
     assert files and all(b"space" not in f.read_bytes() for f in files)
+
+
+def test_a_process_started_from_what_was_kept_does_not_read_those_words_again(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    kept = _kept_keys(path)
+    read: list[str] = []
+    phrase_read = postings.Filler._read
+
+    def spy(self: postings.Filler, conn: object, batch: list[str]) -> object:
+        read.extend(batch)
+        return phrase_read(self, conn, batch)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(postings.Filler, "_read", spy)
+    fresh = SqliteRepository.open(path)
+    try:
+        fresh.warm(None)
+        assert fresh.settle()
+        assert not set(read) & kept  # read from FTS5 again: none of the kept words
+        with monkeypatch.context() as m:
+            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+            assert _answers(fresh, path) == []
+    finally:
+        fresh.close()
+
+
+def test_keeping_anew_keeps_the_words_an_earlier_process_kept_though_none_was_asked(
+    store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON))
+    kept = _kept_keys(path)
+    repo.close()
+    monkeypatch.setattr(sqlite_repository, "_KEEP_BEHIND", 5)
+    fresh = SqliteRepository.open(path)
+    try:
+        fresh.search(parse_search("rarea page"), (), ALL_SCOPES, 5, None)  # one word asked
+        rng = random.Random(14)
+        Service(fresh).write_many([_node(ROWS + i, _text(rng)) for i in range(8)])  # behind
+        fresh.search(parse_search("rareb note"), (), ALL_SCOPES, 5, None)
+        conn = sqlite3.connect(path)
+        try:
+            behind = conn.execute("SELECT newest FROM text_rows_kept").fetchone()[0]
+        finally:
+            conn.close()
+        fresh._keep_postings()
+        conn = sqlite3.connect(path)
+        try:
+            assert conn.execute("SELECT newest FROM text_rows_kept").fetchone()[0] > behind
+        finally:
+            conn.close()
+        assert _kept_keys(path) >= kept  # written anew, every kept word in it
+    finally:
+        fresh.close()
+    _first_search_from_what_was_kept(path, monkeypatch)

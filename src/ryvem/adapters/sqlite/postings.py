@@ -122,6 +122,7 @@ class PostingSql:
     # (migration_008): text_rows_kept, text_posting_kept.
     kept_rows: str | None = None
     kept_posting: str | None = None
+    kept_keys: str | None = None  # text_keys_kept
 
 
 def _size(blob: bytes) -> int:
@@ -239,7 +240,6 @@ class Filler:
         self._take_in = take_in  # installs some of what was read; how many still wait
         self._keep = keep  # keeps what is installed in the store, for the next process
         self._listed = False  # the common words to read ahead were listed
-        self._kept = False  # ... and what was read kept once (see _idle)
         self._fresh = False  # a phrase was read since
         self._stop = threading.Event()
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
@@ -405,13 +405,13 @@ class Filler:
         """Nothing to read: keep what is installed for the next process when something was
         read since it was last kept (once the store's common words have been listed: a
         process that only asked a few phrases keeps nothing), then wait for the next job —
-        at most ``KEEP_AGAIN_S`` once something is kept, to keep again when writes have
-        moved the store on (``SqliteRepository._keep_postings`` decides)."""
+        at most ``KEEP_AGAIN_S`` once the common words are listed, to keep again when writes
+        have moved the store on (``SqliteRepository._keep_postings`` decides)."""
         if self._listed and self._fresh and not self._closed:
             self._fresh = False
             self._keep_now()
         try:
-            return self._queue.get(timeout=KEEP_AGAIN_S if self._kept else None)
+            return self._queue.get(timeout=KEEP_AGAIN_S if self._listed else None)
         except queue.Empty:
             self._keep_now()
             return _KEEP
@@ -420,7 +420,6 @@ class Filler:
         while self._quiet_for() < QUIET_AHEAD_S:
             if self._stop.wait(QUIET_S / 2):
                 return
-        self._kept = True
         with contextlib.suppress(RyvemError, sqlite3.Error):  # not kept this time
             self._keep()
 
@@ -496,6 +495,7 @@ class PostingCache:
         self._token_keys: set[str] = set()  # keys that are one token of the store's
         self._read_ahead = False
         self._kept_tried = False  # what an earlier process kept was looked for (once)
+        self._kept_keys: frozenset[str] = frozenset()  # the phrases kept with those rows
         # every version's text (as-of search): rows never leave that index; a closure narrows
         # a row's window instead (see refresh)
         self.every = sql.window_ends is not None
@@ -839,12 +839,13 @@ class PostingCache:
         df_of = {p: count(p) for p in phrases}
         common = [p for p in phrases if df_of[p] >= CACHED_FROM]
         self.waiting += self.filler.take()
-        self._start_reading_ahead()
         self._adopt()
         if self.version is None and not self.waiting and not self._load_kept(read):
+            self._start_reading_ahead()
             self.filler.want_rows()  # nothing read yet, nothing kept: no arrays needed
             self._ask(common)
             return None
+        self._start_reading_ahead()  # (after _load_kept: the words kept are not read again)
         now = self.refresh(read)
         if now is None:  # every row is being read again (after a forget)
             self._ask(common)
@@ -923,6 +924,8 @@ class PostingCache:
         self.version = kept
         self._append(arrays)
         self.kept, self._kept_order = kept, end
+        if self.sql.kept_keys is not None:
+            self._kept_keys = frozenset(str(r[0]) for r in read(self.sql.kept_keys, {}))
         return True
 
     def _load_kept_postings(self, read: Read, keys: Sequence[str], now: Version) -> None:
@@ -990,14 +993,28 @@ class PostingCache:
         """Start from what an earlier process kept (with ``read``, when it is usable), else
         have the filler read every row; and have it read the store's common words, as a
         first search would (``SqliteRepository.warm``), so the first searches find them."""
-        self._start_reading_ahead()
         if self.version is None and not (read is not None and self._load_kept(read)):
             self.filler.want_rows()
+        self._start_reading_ahead()
 
     def _start_reading_ahead(self) -> None:
+        """Have the filler read the store's common words, but the stop words and the words
+        kept by an earlier process (read from the kept table when asked: one lookup)."""
         if not self._read_ahead:
             self._read_ahead = True
-            self.filler.read_ahead(self._skip)
+            kept = frozenset(k[1:-1].replace('""', '"') for k in self._kept_keys
+                             if _one_token(k)) if self.kept else frozenset()
+            self.filler.read_ahead(self._skip | kept)  # (both: the index's words, bare)
+
+    def load_kept_all(self, read: Read) -> None:
+        """Take every kept phrase not in memory yet (before this cache is kept anew, so that
+        words kept by an earlier process and never asked here are kept again): the cache
+        brought to ``read``'s snapshot first, as a search does."""
+        if self.kept is None:
+            return
+        now = self.refresh(read)
+        if now is not None and self.kept is not None:
+            self._load_kept_postings(read, sorted(self._kept_keys - set(self.postings)), now)
 
     def take_in(self, read: Read, most: int = TAKE_IN) -> int:
         """Install up to ``most`` of what the filler read (the store's searches being quiet:

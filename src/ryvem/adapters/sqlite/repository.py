@@ -804,7 +804,18 @@ class SqliteRepository:
                     held[0].mark, held[0].newest, held[0].closed) and held[1] <= {
                     r[0] for r in conn.execute(_sql("text_keys_kept"))}:
                 return  # nothing new since it was kept (the idle filler's periodic offer)
-            image = self._search_snapshot(lambda c: postings.image())
+            # Written anew (not only added to): first take every kept phrase this process
+            # never asked, so that they are kept again.
+            anew = kept is None or held[0] is None or kept[0] != held[0].mark or (
+                held[0].newest - kept[1] >= _KEEP_BEHIND
+                or held[0].closed - kept[2] >= _KEEP_BEHIND)
+
+            def imaged(c: sqlite3.Connection) -> Any:
+                if anew:
+                    postings.load_kept_all(lambda q, p: c.execute(q, p).fetchall())
+                return postings.image()
+
+            image = self._search_snapshot(imaged)
             if image is None:
                 return
             ours = image.version
@@ -1434,7 +1445,8 @@ def _posting_sql(every_version: bool = False) -> PostingSql:
                       ids_in=_sql("text_ids_in"), phrase=_sql("phrase_scores"),
                       vocabulary_table=_sql("text_vocabulary_table"),
                       vocabulary=_sql("text_vocabulary"),
-                      kept_rows=_sql("text_rows_kept"), kept_posting=_sql("text_posting_kept"))
+                      kept_rows=_sql("text_rows_kept"), kept_posting=_sql("text_posting_kept"),
+                      kept_keys=_sql("text_keys_kept"))
 
 
 def _split_sql(script: str) -> list[str]:
