@@ -50,3 +50,25 @@ def test_a_session_refuses_bad_input_before_it_opens_its_store(
     """Bad input is an InvalidInput raised before the opener is ever called."""
     with Session(_never_opened, cwd=tmp_path) as session, pytest.raises(InvalidInput):
         call(session)
+
+
+def test_a_service_serves_the_store_it_is_given_and_one_set_on_it_later(tmp_path: Path) -> None:
+    from ryvem.adapters.sqlite import SqliteRepository
+    from ryvem.application.service import Service
+
+    first = SqliteRepository.open(tmp_path / "a.db")
+    second = SqliteRepository.open(tmp_path / "b.db")
+    try:
+        svc = Service(first)
+        svc.write("decision", "in the first store", key="one")
+        svc.repo = second  # a plain attribute before the store opened lazily: still settable
+        svc.write("decision", "in the second store", key="two")
+        assert [h.title for h in Service(first).search("store", all_scopes=True)] == [
+            "in the first store"]
+        assert [h.title for h in Service(second).search("store", all_scopes=True)] == [
+            "in the second store"]
+        with pytest.raises(TypeError):
+            Service()
+    finally:
+        first.close()
+        second.close()
