@@ -493,19 +493,35 @@ def _kept_keys(path: Path) -> set[str]:
         conn.close()
 
 
-def _first_search_from_what_was_kept(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new handle (as a new process opens the store) answers every question exactly as
-    FTS5 does, from its very first search, without FTS5's ranking and without reading the
-    rows itself (its filler's reading is held back for the whole time)."""
+def _new_process_answers(path: Path, monkeypatch: pytest.MonkeyPatch, *,
+                         from_memory: bool) -> Version | None:
+    """A new handle (as a new process opens the store), its filler's reading held back the
+    whole time, answers every question exactly as FTS5 does from its very first search —
+    with FTS5's ranking switched off when ``from_memory``; what it started from (its cache's
+    ``kept``: None when it started from nothing kept)."""
     fresh = SqliteRepository.open(path)
     try:
         with monkeypatch.context() as m:
             m.setattr(postings.Filler, "_run", lambda self: None)  # nothing read behind
-            m.setattr(sqlite_repository, "_ranked_rows", _refuse)
+            if from_memory:
+                m.setattr(sqlite_repository, "_ranked_rows", _refuse)
             assert _answers(fresh, path) == []
-        assert fresh._postings.kept is not None
+        kept: Version | None = fresh._postings.kept
+        return kept
     finally:
         fresh.close()
+
+
+def _first_search_from_what_was_kept(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _new_process_answers(path, monkeypatch, from_memory=True) is not None
+
+
+def _warmed_and_kept(store: tuple[SqliteRepository, Service, Path]) -> Path:
+    """The store's handle warmed up, and what it keeps in the store there."""
+    repo, _, path = store
+    _warm(repo, path)
+    assert _kept(path, keys=len(COMMON)) >= len(COMMON)
+    return path
 
 
 def test_a_new_process_ranks_its_first_questions_from_what_a_warmed_one_kept(
@@ -521,9 +537,7 @@ def test_a_new_process_ranks_its_first_questions_from_what_a_warmed_one_kept(
 def test_what_was_kept_is_brought_up_to_date_after_other_handles_wrote(
     store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo, _, path = store
-    _warm(repo, path)
-    assert _kept(path, keys=len(COMMON))
+    repo, path = store[0], _warmed_and_kept(store)
     repo.close()  # the warmed process ends
     writer = SqliteRepository.open(path)
     service = Service(writer)
@@ -570,9 +584,7 @@ def test_phrases_asked_later_are_kept_beside_what_was_kept_before(
 def test_a_forget_empties_what_was_kept_in_its_own_transaction(
     store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo, _, path = store
-    _warm(repo, path)
-    assert _kept(path, keys=len(COMMON))
+    repo, path = store[0], _warmed_and_kept(store)
     _redact_elsewhere(path, "space")
     assert _kept(path, timeout=0.0) == 0 and _kept_keys(path) == set()
     # the warmed handle never writes back what it read before the forget
@@ -589,9 +601,7 @@ def test_a_forget_empties_what_was_kept_in_its_own_transaction(
 def test_what_was_kept_too_far_behind_the_store_is_not_used(
     store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo, _, path = store
-    _warm(repo, path)
-    assert _kept(path, keys=len(COMMON))
+    repo, path = store[0], _warmed_and_kept(store)
     repo.close()
     monkeypatch.setattr(postings, "DELTA_MAX", 10)
     rng = random.Random(13)
@@ -600,22 +610,13 @@ def test_what_was_kept_too_far_behind_the_store_is_not_used(
         Service(writer).write_many([_node(ROWS + i, _text(rng)) for i in range(11)])
     finally:
         writer.close()
-    fresh = SqliteRepository.open(path)
-    try:
-        with monkeypatch.context() as m:
-            m.setattr(postings.Filler, "_run", lambda self: None)
-            assert _answers(fresh, path) == []  # ranked on FTS5, exactly
-        assert fresh._postings.kept is None
-    finally:
-        fresh.close()
+    assert _new_process_answers(path, monkeypatch, from_memory=False) is None  # on FTS5
 
 
 def test_kept_rows_that_do_not_hold_together_are_ignored(
     store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo, _, path = store
-    _warm(repo, path)
-    assert _kept(path, keys=len(COMMON))
+    repo, path = store[0], _warmed_and_kept(store)
     repo.close()
     conn = sqlite3.connect(path)
     try:
@@ -623,22 +624,13 @@ def test_kept_rows_that_do_not_hold_together_are_ignored(
         conn.commit()
     finally:
         conn.close()
-    fresh = SqliteRepository.open(path)
-    try:
-        with monkeypatch.context() as m:
-            m.setattr(postings.Filler, "_run", lambda self: None)
-            assert _answers(fresh, path) == []
-        assert fresh._postings.kept is None
-    finally:
-        fresh.close()
+    assert _new_process_answers(path, monkeypatch, from_memory=False) is None
 
 
 def test_a_text_index_rebuild_drops_what_was_kept(
     store: tuple[SqliteRepository, Service, Path],
 ) -> None:
-    repo, _, path = store
-    _warm(repo, path)
-    assert _kept(path, keys=len(COMMON))
+    repo, path = store[0], _warmed_and_kept(store)
     repo.rebuild_text_index()
     assert _kept(path, timeout=0.0) == 0
 
@@ -646,9 +638,7 @@ def test_a_text_index_rebuild_drops_what_was_kept(
 def test_warming_up_starts_from_what_was_kept_without_reading_every_row(
     store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo, _, path = store
-    _warm(repo, path)
-    assert _kept(path, keys=len(COMMON))
+    path = _warmed_and_kept(store)
     fresh = SqliteRepository.open(path)
     try:
         reads = _row_reads(fresh, monkeypatch)
@@ -676,9 +666,7 @@ def test_a_forgotten_common_word_is_in_no_byte_of_the_store_after_it_was_kept(
 def test_a_process_started_from_what_was_kept_does_not_read_those_words_again(
     store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo, _, path = store
-    _warm(repo, path)
-    assert _kept(path, keys=len(COMMON))
+    path = _warmed_and_kept(store)
     kept = _kept_keys(path)
     read: list[str] = []
     phrase_read = postings.Filler._read
@@ -703,9 +691,7 @@ def test_a_process_started_from_what_was_kept_does_not_read_those_words_again(
 def test_keeping_anew_keeps_the_words_an_earlier_process_kept_though_none_was_asked(
     store: tuple[SqliteRepository, Service, Path], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo, _, path = store
-    _warm(repo, path)
-    assert _kept(path, keys=len(COMMON))
+    repo, path = store[0], _warmed_and_kept(store)
     kept = _kept_keys(path)
     repo.close()
     monkeypatch.setattr(sqlite_repository, "_KEEP_BEHIND", 5)
