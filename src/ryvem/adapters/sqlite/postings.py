@@ -854,7 +854,7 @@ class PostingCache:
         missing = [p for p in common
                    if self._key(p) not in self.postings and self._key(p) not in self.refused]
         if missing and self.kept is not None:
-            self._load_kept_postings(read, [self._key(p) for p in missing], now)
+            self._load_kept_postings(read, [self._key(p) for p in missing])
             missing = [p for p in missing if self._key(p) not in self.postings]
         if any(df_of[p] > INLINE_MAX for p in missing):
             self._ask(missing)  # ranked on FTS5 this time; all of them read while quiet
@@ -928,10 +928,11 @@ class PostingCache:
             self._kept_keys = frozenset(str(r[0]) for r in read(self.sql.kept_keys, {}))
         return True
 
-    def _load_kept_postings(self, read: Read, keys: Sequence[str], now: Version) -> None:
+    def _load_kept_postings(self, read: Read, keys: Sequence[str]) -> None:
         """Take the kept phrases of ``keys`` (positions in the kept rows, which this cache
         started from) and find their hits in the rows indexed since, as :meth:`_install`
-        does for a phrase read in an earlier snapshot."""
+        does for a phrase read in an earlier snapshot. The cache has been brought to
+        ``read``'s snapshot (``refresh``) first."""
         import numpy as np
 
         assert self.kept is not None and self.sql.kept_posting is not None
@@ -1012,9 +1013,8 @@ class PostingCache:
         brought to ``read``'s snapshot first, as a search does."""
         if self.kept is None:
             return
-        now = self.refresh(read)
-        if now is not None and self.kept is not None:
-            self._load_kept_postings(read, sorted(self._kept_keys - set(self.postings)), now)
+        if self.refresh(read) is not None and self.kept is not None:
+            self._load_kept_postings(read, sorted(self._kept_keys - set(self.postings)))
 
     def take_in(self, read: Read, most: int = TAKE_IN) -> int:
         """Install up to ``most`` of what the filler read (the store's searches being quiet:

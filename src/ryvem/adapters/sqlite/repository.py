@@ -806,9 +806,7 @@ class SqliteRepository:
                 return  # nothing new since it was kept (the idle filler's periodic offer)
             # Written anew (not only added to): first take every kept phrase this process
             # never asked, so that they are kept again.
-            anew = kept is None or held[0] is None or kept[0] != held[0].mark or (
-                held[0].newest - kept[1] >= _KEEP_BEHIND
-                or held[0].closed - kept[2] >= _KEEP_BEHIND)
+            anew = held[0] is None or not _kept_near(kept, held[0])
 
             def imaged(c: sqlite3.Connection) -> Any:
                 if anew:
@@ -830,9 +828,7 @@ class SqliteRepository:
                         kept[1] > ours.newest or kept[2] > ours.closed):
                     conn.execute("ROLLBACK")  # another process kept a later snapshot
                     return
-                if (kept is not None and kept[0] == ours.mark
-                        and ours.newest - kept[1] < _KEEP_BEHIND
-                        and ours.closed - kept[2] < _KEEP_BEHIND):
+                if _kept_near(kept, ours):
                     have = {r[0] for r in conn.execute(_sql("text_keys_kept"))}
                     new = [p for p in image.phrases if p[0] not in have]
                     rows = kept[3], kept[9]  # ids, byteorder
@@ -1447,6 +1443,14 @@ def _posting_sql(every_version: bool = False) -> PostingSql:
                       vocabulary=_sql("text_vocabulary"),
                       kept_rows=_sql("text_rows_kept"), kept_posting=_sql("text_posting_kept"),
                       kept_keys=_sql("text_keys_kept"))
+
+
+def _kept_near(kept: Sequence[Any] | None, ours: Any) -> bool:
+    """Whether the rows kept (a ``text_rows_kept`` row, or None) are of the forget epoch of
+    ``ours`` (a ``postings.Version``) and less than ``_KEEP_BEHIND`` versions behind it: new
+    phrases are then added beside them, else everything is written anew."""
+    return (kept is not None and kept[0] == ours.mark
+            and ours.newest - kept[1] < _KEEP_BEHIND and ours.closed - kept[2] < _KEEP_BEHIND)
 
 
 def _split_sql(script: str) -> list[str]:
