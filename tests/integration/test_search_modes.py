@@ -60,9 +60,12 @@ def test_lexical_mode_ranks_by_words_only(cli: Cli) -> None:
 def test_a_text_without_a_word_lists_the_recent_rows_in_every_mode(cli: Cli) -> None:
     """Only punctuation or symbols ('"', '((', '🙂') is no question: every mode lists the most
     recent rows, as an empty text does (semantic mode used to embed the symbol and return
-    nothing while lexical and hybrid listed)."""
-    recent = [h["id"] for h in cli.json("search", "--scope", "global")]
+    nothing while lexical and hybrid listed). No search ranked a listing, so its ranks are
+    null (they said lexical 1, 2, 3 …)."""
+    listed = cli.json("search", "--scope", "global")
+    recent = [h["id"] for h in listed]
     assert len(recent) == len(PAGES)
+    assert all(h["ranks"] == {"lexical": None, "semantic": None} for h in listed)
     for text in ['"', "((", "\U0001f642"]:
         for mode in ("lexical", "semantic", "hybrid"):
             hits = cli.json("search", text, "--mode", mode, "--scope", "global")
@@ -205,6 +208,8 @@ def test_mcp_search_takes_a_mode_and_returns_ranks(
         lexical = server.ok("memory_search", text="checkout", mode="lexical")
         assert lexical["mode"] == "lexical"
         assert [i["ranks"] for i in lexical["items"]] == [{"lexical": 1, "semantic": None}]
+        listed = server.ok("memory_search")["items"]
+        assert [i["ranks"] for i in listed] == [{"lexical": None, "semantic": None}] * len(PAGES)
         message = server.error("memory_search", text="checkout", mode="semantic",
                                as_of="2999-01-01")
         assert "current rows only" in message

@@ -11,6 +11,7 @@ from ryvem.domain.search import (
     SearchQuery,
     Term,
     lexical_plan,
+    opening,
     parse_search,
     snippet,
 )
@@ -137,11 +138,38 @@ def test_a_snippet_marks_only_the_words_the_search_ranked_on_not_the_dropped_sto
 
 def test_a_snippet_starts_with_an_ellipsis_only_when_words_were_left_out_before_it() -> None:
     """A body opening with markup ("**Idempotency** keys …", "# Retries") is shown from its
-    start, markup included, without "…" (it said "…Idempotency** keys"); a snippet cut after
-    some words still says so."""
+    start without "…" (it said "…Idempotency** keys"), its heading mark kept and its own
+    emphasis left out; a snippet cut after some words still says so."""
     assert snippet("T", "**Idempotency** keys make retries safe.",
-                   parse_search("retries")).startswith("**Idempotency**")
+                   parse_search("retries")) == "Idempotency keys make **retries** safe."
     assert snippet("T", "# Retries\n\nWe retry once.", parse_search("retry")).startswith(
         "# **Retries**")
     long = " ".join(f"w{i}" for i in range(60)) + " retries are safe"
     assert snippet("T", long, parse_search("retries")).startswith("…")
+
+
+def test_every_double_asterisk_in_a_snippet_marks_a_match_not_the_bodys_own_emphasis() -> None:
+    """A body with markdown bold around the matched words read "We **store** **user
+    **sessions**** …": marks nested in the body's own, which no reader (or agent) can
+    untangle. The body's emphasis asterisks are left out; a lone "*" that is text stays."""
+    body = ("We store **user sessions** in signed cookies; the ***secret*** and _the key_ "
+            "rotate, 5 * 3 times, in *.md files.")
+    text = snippet("T", body, parse_search("how do we store sessions"))
+    assert text.startswith("We **store** user **sessions** in signed cookies; the secret ")
+    assert re.findall(r"\*\*(.+?)\*\*", text) == ["store", "sessions"]
+    tail = snippet("T", body, parse_search("md files"))
+    assert tail == "…3 times, in *.**md** **files**."
+    assert "5 * 3" in snippet("T", body, parse_search("rotate"))
+
+
+def test_a_snippet_that_reaches_the_end_of_the_body_keeps_its_closing_punctuation() -> None:
+    """"See [[auth]]." ended as "See [[auth": the characters after the last word were cut."""
+    assert snippet("T", "Sessions live in cookies. See [[auth]].",
+                   parse_search("sessions")).endswith("See [[auth]].")
+    assert snippet("T", "Sessions live in cookies\n```", parse_search("sessions")).endswith(
+        "in cookies")
+
+
+def test_a_hit_without_marks_shows_the_bodys_start_without_its_emphasis() -> None:
+    assert opening("**Bold** start,\n with *it* and 2 * 3") == "Bold start, with it and 2 * 3"
+    assert len(opening("word " * 100)) == 120

@@ -300,6 +300,13 @@ def run_strategy(
 ) -> list[RankedHit]:
     """Run each component ``depth`` deep (at least ``limit``) and fuse them; ``graph``, when
     the strategy has it, runs last, from the fusion of the others."""
+    query = parse_search(request.text)
+    if query.empty:
+        # A listing (no word to rank on): the most recent nodes, which no component ranked,
+        # so every rank is null (it said lexical 1, 2, 3 …).
+        listed = repo.search(query, request.kinds, request.scope, request.limit,
+                             request.as_of, request.known_at)
+        return [RankedHit(h, h.score, dict.fromkeys(COMPONENTS)) for h in listed]
     depth = max(strategy.depth, request.limit) if len(strategy.components) > 1 else request.limit
     for name in strategy.components:
         if name not in ("lexical", "semantic", "graph"):
@@ -307,8 +314,7 @@ def run_strategy(
 
     def lexical() -> Sequence[SearchHit]:
         return repo.search(
-            parse_search(request.text), request.kinds, request.scope, depth, request.as_of,
-            request.known_at,
+            query, request.kinds, request.scope, depth, request.as_of, request.known_at,
         )
 
     def semantic() -> Sequence[SearchHit]:

@@ -39,6 +39,7 @@ __all__ = [
     "Term",
     "fold",
     "lexical_plan",
+    "opening",
     "parse_search",
     "snippet",
 ]
@@ -203,10 +204,14 @@ def snippet(title: str, body: str, query: SearchQuery) -> str:
     another form of it, or a prefix term's continuation — matches
     marked ``**word**``; the body's start when nothing matches. Cut in Python from the rows
     returned, the same on both backends (FTS5's snippet() costs a tokenisation of every
-    matching row's body before the sort)."""
+    matching row's body before the sort).
+
+    The text's own emphasis asterisks (``**bold**``, ``*italic*``) are left out, so every
+    ``**`` in a snippet marks a match: a body saying "we keep **user sessions**" reads
+    "we keep user **sessions**", not "we keep **user **sessions****"."""
     matcher = _matcher(query)
     if matcher is None:
-        return " ".join(body[:400].split())[:120]
+        return opening(body)
     begins, hit = matcher
     for text in (body, title):
         first = _first_hit(text, begins, hit)
@@ -222,18 +227,57 @@ def snippet(title: str, body: str, query: SearchQuery) -> str:
         pos = tokens[start].start()
         for t in tokens[start:end]:
             word = t.group(0)
-            out.append(text[pos : t.start()])
+            out.append(_unemphasised(text, pos, t.start()))
             plain = (word.isascii() and begins.match(word) is None) or not hit(word)
             out.append(word if plain else f"**{word}**")
             pos = t.end()
-        more = _WORD.search(text, tokens[end - 1].end()) is not None
-        # "…" only where words were left out. A text that opens with markup ("**Bold**",
-        # "# Heading") starts its snippet with that markup instead, so a bold opening stays
-        # balanced: "**Idempotency** keys", not "…Idempotency** keys".
+        more = _WORD.search(text, pos) is not None
+        # "…" only where words were left out. A text that opens or ends with markup ("#
+        # Heading", "[[a link]].") shows that markup instead (up to 8 characters of its line).
         less = _WORD.search(text, 0, tokens[start].start()) is not None
-        head = "…" if less else text[: tokens[start].start()].lstrip()[-8:]
-        return head + "".join(out) + ("…" if more else "")
-    return " ".join(body[:400].split())[:120]
+        if less:
+            head = "…"
+        else:
+            line = text.rfind("\n", 0, tokens[start].start()) + 1
+            opens = len(text) - len(text[line:].lstrip())
+            head = _unemphasised(text, max(opens, tokens[start].start() - 8), tokens[start].start())
+        if more:
+            tail = "…"
+        else:
+            close = text.find("\n", pos)
+            tail = _unemphasised(text, pos, min(pos + 8, len(text) if close < 0 else close))
+            tail = tail.rstrip()
+        return head + "".join(out) + tail
+    return opening(body)
+
+
+# A markdown emphasis asterisk: a run of two or more, or one touching a word ("*italic*");
+# a lone "*" between spaces ("5 * 3") or before punctuation ("*.md") is text, and stays.
+_EMPHASIS = re.compile(r"\*{2,}|(?<=[^\W_])\*|\*(?=[^\W_])")
+
+
+def _unemphasised(text: str, lo: int, hi: int) -> str:
+    """``text[lo:hi]`` without emphasis asterisks (:data:`_EMPHASIS`, judged with the
+    characters around the slice in view)."""
+    if "*" not in text[lo:hi]:
+        return text[lo:hi]
+    out: list[str] = []
+    at = lo
+    for m in _EMPHASIS.finditer(text, lo):
+        if m.start() >= hi:
+            break
+        out.append(text[at : m.start()])
+        at = min(m.end(), hi)
+    out.append(text[at:hi])
+    return "".join(out)
+
+
+def opening(body: str) -> str:
+    """A hit's snippet when no word of the query is marked in it (a listing of recent nodes,
+    a vector hit): the body's first 120 characters, white space run together, without its
+    emphasis asterisks (so a snippet's ``**`` only ever marks a match)."""
+    start = " ".join(body[:400].split())
+    return _unemphasised(start, 0, len(start))[:120]
 
 
 _NON_ASCII_WORD = re.compile(r"[^\W_]*[^\x00-\x7f][^\W_]*")

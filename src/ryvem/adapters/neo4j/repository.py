@@ -76,7 +76,7 @@ from ryvem.domain.model import (
 )
 from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
-from ryvem.domain.search import SearchQuery, Term, fold, lexical_plan, snippet
+from ryvem.domain.search import SearchQuery, Term, fold, lexical_plan, opening, snippet
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     AppliesPlans,
@@ -1103,7 +1103,7 @@ class Neo4jRepository:
             return [
                 SearchHit.model_construct(
                     id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
-                    snippet=" ".join((r["body"] or "").split())[:120], score=0.0,
+                    snippet=opening(r["body"] or ""), score=0.0,
                 )
                 for r in rows
             ]
@@ -1187,7 +1187,7 @@ class Neo4jRepository:
         return [
             SearchHit.model_construct(
                 id=r["id"], kind=r["kind"], scope=r["scope"], title=r["title"],
-                snippet=" ".join((r["body"] or "").split())[:120],
+                snippet=opening(r["body"] or ""),
                 score=round(2.0 * float(r["score"]) - 1.0, 6),  # back to the cosine
             )
             for r in rows

@@ -48,7 +48,7 @@ from ryvem.domain.model import (
 )
 from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import ScopeFilter
-from ryvem.domain.search import STOP_WORDS, SearchQuery, lexical_plan, snippet
+from ryvem.domain.search import STOP_WORDS, SearchQuery, lexical_plan, opening, snippet
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     Close,
@@ -1306,7 +1306,7 @@ class SqliteRepository:
             if r is not None:  # closed since the cache was read
                 hits.append(SearchHit.model_construct(
                     id=r[1], kind=r[2], scope=r[3], title=r[4],
-                    snippet=" ".join(r[5].split())[:120], score=round(score, 6),
+                    snippet=opening(r[5]), score=round(score, 6),
                 ))
         return hits
 
@@ -1414,7 +1414,7 @@ def _listed(row: Sequence[Any]) -> SearchHit:
     """A hit of a listing without text: the body's start, no score."""
     return SearchHit.model_construct(
         id=row[0], kind=row[1], scope=row[2], title=row[3],
-        snippet=" ".join((row[4] or "").split())[:120], score=0.0,
+        snippet=opening(row[4] or ""), score=0.0,
     )
 
 
