@@ -9,6 +9,13 @@ of redactions and purges comes last (entries the target lacks, by id, oldest fir
 transaction), so a store rebuilt by a round trip still says what was forgotten. At the end
 the counts on both sides are compared: rows by state, current rows per kind and per scope,
 edges by state and current edges per rel.
+
+Before it writes anything, a copy into a store that already holds current rows checks that
+no row it brings contradicts them: a current version of an identity (kind, key, scope) the
+target holds under another id, or a current edge (from, to, rel) it holds under another id —
+a target with rows of its own, or one an earlier copy filled before the source changed. Such
+a copy is refused whole (``Conflict``; it used to stop at the first batch holding one, with
+the batches before it written). A writer racing the copy can still make one batch refuse.
 """
 
 from __future__ import annotations
@@ -17,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ryvem.domain.model import Stats
-from ryvem.errors import InvalidInput
+from ryvem.domain.model import Identity, Stats
+from ryvem.errors import Conflict, InvalidInput
 from ryvem.ports import Forgets, ForgetTx, GraphRepository
 
 __all__ = ["CopyReport", "Progress", "compare_stats", "copy_graph"]
@@ -104,6 +111,14 @@ def copy_graph(
         raise InvalidInput(f"batch must be a positive integer, got {batch!r}")
     if source.backend == target.backend and source.location == target.location:
         raise InvalidInput(f"source and target are the same store ({source.location})")
+    clashes = _clashes(source, target, batch)
+    if clashes:
+        more = f" and {len(clashes) - 1} more" if len(clashes) > 1 else ""
+        raise Conflict(
+            f"nothing was copied: {target.backend} already holds {clashes[0]}{more}, each under "
+            "another id than the source's (a copy adds rows to a store; it does not merge "
+            "two histories): copy into an empty store"
+        )
     before = source.stats()
     total_versions = before.current_rows + before.superseded_rows + before.retired_rows
     total_edges = before.edges_current + before.edges_closed
@@ -138,6 +153,38 @@ def copy_graph(
         audit_read=audit_read,
         audit_new=audit_new,
     )
+
+
+def _clashes(source: GraphRepository, target: GraphRepository, batch: int) -> list[str]:
+    """What the copy would contradict in ``target``, one phrase each (module doc): current
+    rows of ``source`` whose identity, or current edges whose (from, to, rel), ``target``
+    holds current under another id. Nothing to read when ``target`` holds no current row."""
+    held = target.stats()
+    if held.current_rows == 0 and held.edges_current == 0:
+        return []
+    nodes: dict[Identity, str] = {}
+    for rows in target.iter_versions(batch):
+        for v, _ in rows:
+            if v.valid_to is None and v.key is not None:
+                nodes[(v.kind, v.key, v.scope)] = v.id
+    links: dict[tuple[str, str, str], str] = {}
+    for edges in target.iter_edges(batch):
+        for e in edges:
+            if e.valid_to is None:
+                links[(e.src, e.dst, e.rel)] = e.id
+    out: list[str] = []
+    for rows in source.iter_versions(batch):
+        for v, _ in rows:
+            if v.valid_to is None and v.key is not None:
+                there = nodes.get((v.kind, v.key, v.scope))
+                if there is not None and there != v.id:
+                    out.append(f"a current {v.kind} {v.key!r} in {v.scope}")
+    for edges in source.iter_edges(batch):
+        for e in edges:
+            there = links.get((e.src, e.dst, e.rel))
+            if e.valid_to is None and there is not None and there != e.id:
+                out.append(f"a current {e.rel} edge between the same two nodes")
+    return out
 
 
 def _copy_audit(source: GraphRepository, target: GraphRepository) -> tuple[int, int]:

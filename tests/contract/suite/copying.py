@@ -6,10 +6,13 @@ verbatim; both hops must keep every id, window, chain, retire reason, link targe
 
 from __future__ import annotations
 
+import pytest
+
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.copy import copy_graph
 from ryvem.application.service import Service
 from ryvem.domain.model import Edge, NodeVersion
+from ryvem.errors import Conflict
 from ryvem.ports import Forgets, GraphRepository
 
 from .base import ContractBase
@@ -94,3 +97,35 @@ class CopyingContract(ContractBase):
                 assert [v.erased for v, _ in versions(back)] == [
                     v.erased for v, _ in want_versions
                 ]
+
+    def test_a_copy_that_would_contradict_the_target_is_refused_before_its_first_write(
+        self, repo: GraphRepository
+    ) -> None:
+        """A target holding another current version of one identity took every batch before
+        that row and then refused, half-copied. Now nothing is written — neither into a
+        store with a row of its own, nor into one an earlier copy filled before the source
+        changed — and the message says why, in one line."""
+        svc = Service(repo)
+        fill(svc)
+        budget = next(v for v, _ in versions(repo) if v.key == "budget")
+        with SqliteRepository.open(self.tmp_path / "own" / "ryvem.db") as own:
+            Service(own).write("page", "Budget, written here", key="budget", scope=budget.scope)
+            before = versions(own)
+            with pytest.raises(Conflict) as refused:
+                copy_graph(repo, own, batch=5)
+            assert str(refused.value).startswith(
+                "nothing was copied: sqlite already holds a current page 'budget' in "
+                f"{budget.scope}, each under another id"
+            )
+            assert versions(own) == before and edges(own) == []
+        svc.link("budget", "cache", "about")
+        with SqliteRepository.open(self.tmp_path / "copy" / "ryvem.db") as lite:
+            assert copy_graph(repo, lite, batch=5).counts_match
+            before_versions, before_edges = versions(lite), edges(lite)
+            svc.link("budget", "cache", "about", data={"since": 2})  # the edge, superseded
+            with pytest.raises(Conflict, match="holds a current about edge between the same"):
+                copy_graph(repo, lite, batch=5)
+            svc.write("page", "Budget, revised", key="budget", scope=budget.scope)
+            with pytest.raises(Conflict, match="budget.* and 1 more"):
+                copy_graph(repo, lite, batch=5)
+            assert versions(lite) == before_versions and edges(lite) == before_edges
