@@ -26,6 +26,12 @@ Modes:
 * ``semantic-w128-…``, ``-title-``, ``-name-prototype`` (and their ``hybrid-`` fusions with
   ``lexical``) — the default model with other chunks: 128-token windows, one more chunk per
   page holding its title alone, or its name (the key's last part);
+* ``hybrid-anchor-prototype`` — lever 13, inbound link text: ``lexical``, the default
+  model over the library's chunks (128-token windows, overlap 16, the first 3), and a third
+  list, weight 0.5, floor 0.2 (the library's graph weight and semantic floor): every line of
+  another page that links to a page (``[[Page]]``, the link shown as its text), embedded and
+  scored for the page it links to; ``hybrid-h3-prototype`` is the same without the third
+  list, its baseline (measured 2026-12-04, not adopted: docs/search.md, lever 13);
 * ``--chunks WINDOW/OVERLAP/HEAD`` changes what the library's modes embed (e.g. ``256/32/0``,
   every window; ``256/32/1``, each row's first window only); the prototypes keep 256/32/0;
 * ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,
@@ -453,6 +459,79 @@ def mode_semantic_variant(c: Corpus, *, window: int = 256, extra: str = "",
     return run
 
 
+_LINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
+
+
+def inbound_lines(pages: Sequence[Page], *, most: int = 20) -> dict[str, list[str]]:
+    """For each page, the lines of other pages that link to it (at most ``most``, first
+    seen first, each at least 4 words), every link in them shown as its text. A link names a
+    page by its key or, when only one page has it, by its name (the key's last part)."""
+    keys = {p.key.lower(): p.key for p in pages}
+    names: dict[str, list[str]] = defaultdict(list)
+    for p in pages:
+        names[p.key.rsplit("/", 1)[-1].lower()].append(p.key)
+
+    def resolve(target: str) -> str | None:
+        t = target.strip().lower()
+        named = names.get(t, [])
+        return keys.get(t) or (named[0] if len(named) == 1 else None)
+
+    def shown(m: re.Match[str]) -> str:
+        return (m.group(2) or m.group(1).rsplit("/", 1)[-1]).strip()
+
+    out: dict[str, list[str]] = defaultdict(list)
+    for p in pages:
+        for line in p.body.splitlines():
+            for m in _LINK.finditer(line):
+                target = resolve(m.group(1))
+                if target is None or target == p.key:
+                    continue
+                text = " ".join(_LINK.sub(shown, line).replace("*", "").split()).strip("-* ")
+                if len(text.split()) >= 4 and text not in out[target]:
+                    out[target].append(text)
+    return {k: v[:most] for k, v in out.items()}
+
+
+def mode_hybrid_anchor(c: Corpus, *, anchors: bool = True, weight: float = 0.5,
+                       floor: float = 0.2) -> Mode | str:
+    """``lexical`` + the default model over the library's chunks (+ the inbound lines)."""
+    lex = mode_lexical(c)
+    base = _embedder(c)
+    if isinstance(lex, str):
+        return lex
+    if isinstance(base, str):
+        return base
+    from ryvem.embedding.index import ExactIndex
+    emb = _minilm((128, 16, 3))
+    owners, texts = [], []
+    for p in c.pages:
+        for piece in emb.chunk(f"{p.title}\n{p.body}"):
+            owners.append(p.key)
+            texts.append(piece)
+    pages = ExactIndex(emb.dim)
+    pages.add(owners, _cached_embed(emb, texts))
+    lines = ExactIndex(emb.dim)
+    inbound = [(k, line) for k, ls in inbound_lines(c.pages).items() for line in ls]
+    if inbound:
+        lines.add([k for k, _ in inbound], _cached_embed(emb, [t for _, t in inbound]))
+    lex_mode = lex
+
+    def run(q: str, k: int = K) -> list[str]:
+        v = emb.embed([q])[0]
+        lists = [lex_mode(q, FUSE_DEPTH),
+                 [o for o, s in pages.search(v, FUSE_DEPTH) if s >= floor]]
+        weights = [1.0, 1.0]
+        if anchors and inbound:
+            lists.append([o for o, s in lines.search(v, FUSE_DEPTH) if s >= floor])
+            weights.append(weight)
+        score: dict[str, float] = defaultdict(float)
+        for ranked, w in zip(lists, weights, strict=True):
+            for rank, key in enumerate(ranked, 1):
+                score[key] += w / (RRF_K + rank)
+        return sorted(score, key=lambda key: -score[key])[:k]
+    return run
+
+
 def mode_semantic_centered(c: Corpus, *, floor: float = 0.0) -> Mode | str:
     """The default model and chunks, every vector (chunks and question) minus the corpus's
     mean chunk vector and normalised again: centering, a known remedy for "hub" vectors that
@@ -604,6 +683,8 @@ MODES: dict[str, Callable[[Corpus], Mode | str]] = {
     "hybrid-short-prototype": _fused(mode_lexical, mode_semantic_short),
     "hybrid-fts5-key-prototype": _fused(lambda c: fts5_porter(c, with_key=True),
                                         lambda c: mode_semantic(c, with_key=True)),
+    "hybrid-h3-prototype": lambda c: mode_hybrid_anchor(c, anchors=False),
+    "hybrid-anchor-prototype": mode_hybrid_anchor,
 }
 
 

@@ -80,3 +80,25 @@ def test_chunks_are_given_as_window_overlap_and_how_many_windows(run: ModuleType
     for bad in ("256", "a/b/c", "1/2/3/4"):
         with pytest.raises(argparse.ArgumentTypeError):
             run.parse_chunks(bad)
+
+
+def test_inbound_lines_give_each_page_the_lines_that_link_to_it_with_links_as_text(
+    run: ModuleType,
+) -> None:
+    """Lever 13's prototype: a link names a page by key or by its unique name; the line is
+    shown with every link as its text, never for the page holding it, short lines left out."""
+    pages = [
+        run.Page("Transclusions", "Transclusions", ""),
+        run.Page("Guide/Vim", "Vim", ""),
+        run.Page("A/Name", "Name", ""),
+        run.Page("B/Name", "Name", ""),
+        run.Page("Home", "Home", "Use [[Transclusions]] to pull content from one page.\n"
+                 "* Toggle [[guide/vim|vi keys]] in the **editor** now\n"
+                 "see [[Vim]]\n[[Name]] is ambiguous here, no page gets this line"),
+        run.Page("Vim page", "Vim", "Talking about [[Vim page]] itself here, not counted"),
+    ]
+    got = run.inbound_lines(pages)
+    assert got == {
+        "Transclusions": ["Use Transclusions to pull content from one page."],
+        "Guide/Vim": ["Toggle vi keys in the editor now"],
+    }
