@@ -412,7 +412,8 @@ def memory_get(
     "a word in it): the most recent nodes. as_of/known_at search the past lexically. "
     "Returns {\"items\": [{id, kind, scope, title, snippet, score, ranks: {lexical, "
     "semantic}}], \"truncated\": bool, \"mode\": str, \"notes\": [str]}; a rank is null "
-    "when that side did not return the node."
+    "when that side did not return the node (both, in a listing without text); **word** in "
+    "a snippet marks a match."
     + _UNTRUSTED,
 )
 @_tool_errors
