@@ -126,6 +126,6 @@ class CopyingContract(ContractBase):
             with pytest.raises(Conflict, match="holds a current about edge between the same"):
                 copy_graph(repo, lite, batch=5)
             svc.write("page", "Budget, revised", key="budget", scope=budget.scope)
-            with pytest.raises(Conflict, match="budget.* and 1 more"):
+            with pytest.raises(Conflict, match=r"budget.* and 1 more"):
                 copy_graph(repo, lite, batch=5)
             assert versions(lite) == before_versions and edges(lite) == before_edges
