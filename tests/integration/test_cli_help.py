@@ -113,3 +113,10 @@ def test_an_option_of_ryvem_graph_given_after_the_verb_says_to_put_it_before_the
     assert not (tmp_path / "x.db").exists()
     p = run("stats", "--bogus")
     assert p.returncode == 2 and p.stderr == "error: No such option: --bogus\n"
+    # a verb taking a text: a text that starts with '-' goes after '--', and is found there
+    p = run("search", "--dry-run flag", "--scope", "global")
+    assert p.returncode == 2 and p.stderr == (
+        "error: No such option: --dry-run flag (a text that starts with '-' goes after '--': "
+        "ryvem graph search [OPTIONS] -- TEXT)\n")
+    p = run("search", "--scope", "global", "--", "--dry-run flag")
+    assert p.returncode == 0 and "no matches" in p.stderr, p.stderr

@@ -89,7 +89,14 @@ def _misplaced(error: Exception) -> str:
     if type(error).__name__ != "NoSuchOption" or not name or ctx is None or group is None:
         return ""
     if not any(name in param.opts for param in group.command.params):
-        return ""
+        # `ryvem graph search "--dry-run flag"`: a text that starts with '-' reads as an
+        # option; for a verb that takes one, say how to give it.
+        texts = [p.name for p in ctx.command.params
+                 if p.param_type_name == "argument" and p.name]
+        if not texts:
+            return ""
+        return (f" (a {texts[0]} that starts with '-' goes after '--': "
+                f"{ctx.command_path} [OPTIONS] -- {texts[0].upper()})")
     return (f" ({name} is an option of '{group.command_path}': give it before the verb: "
             f"{group.command_path} {name} … {ctx.info_name})")
 
