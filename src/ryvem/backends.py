@@ -35,6 +35,9 @@ __all__ = [
 ]
 
 Opener = Callable[["Settings", bool, "IndexProgress | None"], GraphRepository]
+Absent = Callable[["Settings"], "GraphRepository | None"]
+"""For a backend whose store is created on first open: None when the store the settings name
+exists, else an empty stand-in that reads as a new store and writes nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,7 @@ class Backend:
     name: str
     summary: str
     opener: Opener
+    absent: Absent | None = None
 
     def open(
         self,
@@ -64,6 +68,14 @@ def _open_sqlite(
     return SqliteRepository.open(settings.db_path, read_only=read_only, progress=progress)
 
 
+def _absent_sqlite(settings: Settings) -> GraphRepository | None:
+    if settings.db_path.expanduser().exists():
+        return None
+    from ryvem.adapters.sqlite import SqliteRepository
+
+    return SqliteRepository.absent(settings.db_path)
+
+
 def _open_neo4j(
     settings: Settings, read_only: bool, progress: IndexProgress | None
 ) -> GraphRepository:
@@ -79,7 +91,8 @@ def _open_neo4j(
 REGISTRY: dict[str, Backend] = {
     b.name: b
     for b in (
-        Backend("sqlite", "one local file (default; --db or $RYVEM_DATA_DIR/dev.db)", _open_sqlite),
+        Backend("sqlite", "one local file (default; --db or $RYVEM_DATA_DIR/dev.db)", _open_sqlite,
+                _absent_sqlite),
         Backend("neo4j", "a Neo4j 5 server ($RYVEM_NEO4J_URI, _USER, _PASSWORD, _DATABASE)",
                 _open_neo4j),
     )
@@ -113,16 +126,30 @@ def open_session(
     read_only: bool = False,
     cwd: Path | None = None,
     progress: IndexProgress | None = None,
+    reading: bool = False,
+    on_absent: Callable[[str], None] | None = None,
 ) -> Session:
     """A :class:`~ryvem.application.session.Session` over the store the settings name
     (default: the environment's, ``RYVEM_BACKEND``, ``RYVEM_DATA_DIR``, …). The store opens
     on first use; ``cwd`` is where the default scope is looked up (default: the working
-    directory); ``progress`` hears of a one-off index rebuild while the store migrates."""
+    directory); ``progress`` hears of a one-off index rebuild while the store migrates.
+
+    ``reading``: the caller only reads, so a store not created yet is not created for it: an
+    empty stand-in answers as a new store would and refuses writes (the backend's
+    ``absent``), and ``on_absent`` hears one line saying so."""
     from ryvem.settings import Settings
 
     chosen = settings if settings is not None else Settings.from_env(backend=backend, db=db)
     where = str(chosen.db_path) if chosen.backend == "sqlite" else chosen.neo4j_uri
-    return Session(
-        lambda: open_repository(chosen, read_only=read_only, progress=progress),
-        location=where, cwd=cwd,
-    )
+
+    def opener() -> GraphRepository:
+        absent = backend_named(chosen.backend).absent if reading else None
+        stand_in = None if absent is None else absent(chosen)
+        if stand_in is not None:
+            if on_absent is not None:
+                on_absent(f"there is no store at {where} yet (reading creates none; a write "
+                          "does)")
+            return stand_in
+        return open_repository(chosen, read_only=read_only, progress=progress)
+
+    return Session(opener, location=where, cwd=cwd)

@@ -244,6 +244,59 @@ def test_a_refused_command_in_a_fresh_data_dir_creates_no_store_file_and_no_ryve
     assert not (cli.cwd / "ryvem.json").exists()
 
 
+def test_a_read_of_a_store_not_created_yet_creates_nothing_and_reads_as_an_empty_one(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """A reading verb on a fresh data dir, or on a mistyped --db, used to create an empty
+    store there and answer "no matches" as if the memory were empty. It creates nothing now,
+    answers as an empty store would, and says once that there is no store at that path (in
+    the error line when it fails, which stays one line); the first write creates it."""
+    data = Path(cli.env["RYVEM_DATA_DIR"])
+    note = f"note: there is no store at {data / 'dev.db'} yet (reading creates none; a write does)"
+    r = cli.ok("search", "how do we store sessions", "--scope", "global")
+    assert r.out == "" and r.err.splitlines() == ["no matches", note]
+    assert cli.json("search", "--all-scopes") == []
+    s = cli.json("stats")
+    assert (s["location"], s["current_rows"], s["edges_current"]) == (str(data / "dev.db"), 0, 0)
+    assert cli.json("audit") == []
+    for verb in ("get", "history", "links"):
+        r = cli(verb, "decision/sessions")
+        assert_fails(r, 1, "there is no store at")
+    typo = tmp_path / "typo" / "memroy.db"
+    r = cli.ok("--db", str(typo), "search", "sessions", "--mode", "lexical", "--json")
+    assert r.json() == [] and f"there is no store at {typo} yet" in r.err
+    page = tmp_path / "page.html"
+    cli.ok("export", "--out", str(page))
+    assert page.exists()
+    assert not data.exists() and not typo.parent.exists()
+    assert not (cli.cwd / "ryvem.json").exists()
+    cli.ok("put", "decision", "--title", "Keep sessions in signed cookies", "--key", "sessions",
+           "--scope", "global")
+    r = cli.ok("search", "sessions", "--scope", "global", "--mode", "lexical", "--json")
+    assert [h["title"] for h in r.json()] == ["Keep sessions in signed cookies"]
+    assert "note:" not in r.err
+
+
+def test_a_reading_session_of_the_library_leaves_a_missing_store_uncreated(tmp_path: Path
+                                                                          ) -> None:
+    """`open_session(..., reading=True)`: a missing SQLite store reads as an empty one and
+    refuses a write with one line, creating no file; without `reading` it is created."""
+    import ryvem
+    from ryvem.errors import StoreReadOnly
+
+    db = tmp_path / "data" / "x.db"
+    heard: list[str] = []
+    with ryvem.open_session(db=db, reading=True, on_absent=heard.append) as session:
+        assert session.search("sessions", mode="lexical", all_scopes=True).hits == []
+        with pytest.raises(StoreReadOnly, match="there is no store at .* yet"):
+            session.service("global").write("decision", "Nope", key="nope")
+    assert heard == [f"there is no store at {db} yet (reading creates none; a write does)"]
+    assert not db.parent.exists()
+    with ryvem.open_session(db=db) as session:
+        session.service("global").write("decision", "Yes", key="yes")
+    assert db.exists()
+
+
 def test_refs_resolve_by_id_kind_slash_key_and_bare_key(cli: Cli) -> None:
     """A REF is an id, KIND/KEY split at the first '/', or a bare key naming one node."""
     page = cli.json("put", "page", "--title", "Beta notes", "--key", "notes/beta")

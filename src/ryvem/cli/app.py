@@ -9,7 +9,7 @@ import typer
 
 from ryvem import __version__
 from ryvem.backends import REGISTRY
-from ryvem.cli.common import State, graph, state
+from ryvem.cli.common import State, graph, say_notes, state
 from ryvem.cli.text import safe
 
 app = typer.Typer(
@@ -106,9 +106,11 @@ def main(argv: list[str] | None = None, prog_name: str = "ryvem") -> None:
     try:
         # Outside standalone mode click *returns* a typer.Exit's code instead of raising it.
         code = app(args=argv, prog_name=prog_name, standalone_mode=False, obj=State())
+        say_notes()
         if isinstance(code, int) and not isinstance(code, bool) and code != 0:
             sys.exit(code)
     except typer.Exit as e:
+        say_notes()
         sys.exit(e.exit_code)
     except typer.Abort:
         typer.echo("error: aborted", err=True)

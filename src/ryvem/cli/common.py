@@ -124,14 +124,24 @@ class State:
     backend: str | None = None
     db: str | None = None
     _session: Session | None = field(default=None, repr=False)
+    _reading: bool = field(default=False, repr=False)
 
     def settings(self) -> Settings:
         return Settings.from_env(backend=self.backend, db=self.db)
 
+    def reading(self) -> State:
+        """This verb only reads: a store not created yet is not created by it (it reads as
+        an empty one, with a note on stderr). Call before the session is first used."""
+        self._reading = True
+        return self
+
     def session(self) -> Session:
         """The application session (no store is opened until a verb needs one)."""
         if self._session is None:
-            self._session = open_session(self.settings(), progress=IndexBar())
+            self._session = open_session(
+                self.settings(), progress=IndexBar(), reading=self._reading,
+                on_absent=NOTES.append,
+            )
         return self._session
 
     def repo(self) -> GraphRepository:
@@ -160,6 +170,16 @@ def state(ctx: typer.Context) -> State:
     return obj
 
 
+NOTES: list[str] = []
+"""Lines the verb's session had to say (a store not created yet): said on stderr once the
+verb has run (``say_notes``), or added to its error line, which stays one line."""
+
+
+def say_notes() -> None:
+    while NOTES:
+        typer.echo(f"note: {safe(NOTES.pop(0))}", err=True)
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print one line on stderr and return the Exit to raise."""
     typer.echo(f"error: {safe(' '.join(str(message).split()))}", err=True)
@@ -174,7 +194,8 @@ def errors_to_exit() -> Iterator[None]:
     except (typer.Exit, typer.Abort):
         raise
     except RyvemError as e:
-        raise fail(e.message, e.exit_code) from None
+        notes = "".join(f"; {NOTES.pop(0)}" for _ in list(NOTES))
+        raise fail(e.message + notes, e.exit_code) from None
     except KeyboardInterrupt:
         raise fail("interrupted", 130) from None
     except BrokenPipeError:

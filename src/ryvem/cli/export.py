@@ -64,7 +64,7 @@ def export(
     with errors_to_exit():
         if scope is not None:
             parse_scope_filter(scope)  # a bad scope fails before the store is opened
-        st = state(ctx)
+        st = state(ctx).reading()
         target = out if out is not None else st.settings().data_dir / "graph.html"
         # Every scope is read, so the working directory's default scope does not matter.
         path = write_export(

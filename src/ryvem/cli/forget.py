@@ -196,7 +196,7 @@ def purge(
 @graph.command("audit")
 def audit(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """List every redaction and purge, newest first (never the removed text)."""
-    st = state(ctx)
+    st = state(ctx).reading()
     with errors_to_exit():
         entries = st.service(scope=GLOBAL).audit()
         if as_json:

@@ -102,7 +102,7 @@ def links(
     as_json: JsonOpt = False,
 ) -> None:
     """Walk the graph from REF: what it links to (default), --backlinks, or N hops both ways."""
-    st = state(ctx)
+    st = state(ctx).reading()
     with errors_to_exit():
         if backlinks and direction is not None:
             raise fail(

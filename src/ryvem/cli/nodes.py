@@ -243,7 +243,7 @@ def get(
     as_json: JsonOpt = False,
 ) -> None:
     """Show one node: the current version, the one valid at --as-of, as known at --known-at."""
-    st = state(ctx)
+    st = state(ctx).reading()
     with errors_to_exit():
         v = st.service(scope=scope).get(ref, as_of=as_of, known_at=known_at)
         if as_json:
@@ -279,7 +279,7 @@ def history(
     as_json: JsonOpt = False,
 ) -> None:
     """Show every version of a node, oldest first (begun by --as-of, recorded by --known-at)."""
-    st = state(ctx)
+    st = state(ctx).reading()
     with errors_to_exit():
         chain = st.service(scope=scope).history(ref, as_of=as_of, known_at=known_at)
         if as_json:
@@ -408,7 +408,7 @@ def search(
 ) -> None:
     """Find nodes by text, best first (current rows, or those valid at --as-of, as known at
     --known-at)."""
-    st = state(ctx)
+    st = state(ctx).reading()
     with errors_to_exit():
         if mode is not None and mode.strip().lower() not in MODES:
             raise fail(f"unknown search mode {mode!r}: use {', '.join(MODES)}", 2)
@@ -448,7 +448,7 @@ def search(
 @graph.command("stats")
 def stats(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Count rows and edges, per kind, scope and rel; show the backend and where it lives."""
-    st = state(ctx)
+    st = state(ctx).reading()
     with errors_to_exit():
         s = st.service(scope=GLOBAL).stats()
         if as_json:

@@ -620,6 +620,23 @@ class SqliteRepository:
             raise from_sqlite(e, where) from e
         return repo
 
+    @classmethod
+    def absent(cls, path: str | Path) -> SqliteRepository:
+        """A stand-in for a store not created yet at ``path``: an empty store in memory that
+        answers every read as a new store would and refuses every write
+        (:class:`~ryvem.errors.StoreReadOnly`), touching no file. What a reading command
+        opens when the file is missing, so a read (or a mistyped ``--db``) creates nothing."""
+        path = Path(path).expanduser()
+        try:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            repo = cls(conn, path)
+            conn.execute("PRAGMA foreign_keys = OFF")
+            repo._migrate(False)
+        except sqlite3.Error as e:
+            raise from_sqlite(e, str(path)) from e
+        repo.read_only_reason = f"there is no store at {path} yet (reading creates none)"
+        return repo
+
     def _refuse_a_foreign_database(self) -> None:
         """Refuse another program's SQLite file before anything writes to it.
 
