@@ -181,8 +181,10 @@ def say_notes() -> None:
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print one line on stderr and return the Exit to raise."""
-    typer.echo(f"error: {safe(' '.join(str(message).split()))}", err=True)
+    """Print one line on stderr (with any pending note at its end) and return the Exit to
+    raise."""
+    notes = "".join(f"; {NOTES.pop(0)}" for _ in list(NOTES))
+    typer.echo(f"error: {safe(' '.join(str(message + notes).split()))}", err=True)
     return typer.Exit(code)
 
 
@@ -194,8 +196,7 @@ def errors_to_exit() -> Iterator[None]:
     except (typer.Exit, typer.Abort):
         raise
     except RyvemError as e:
-        notes = "".join(f"; {NOTES.pop(0)}" for _ in list(NOTES))
-        raise fail(e.message + notes, e.exit_code) from None
+        raise fail(e.message, e.exit_code) from None
     except KeyboardInterrupt:
         raise fail("interrupted", 130) from None
     except BrokenPipeError:
