@@ -56,6 +56,12 @@ def reads_work_and_writes_fail(tmp_path: Path, db: Path) -> None:
                 "--key", "cache", "--scope", "global", cwd=tmp_path, prefix=prefix)
     line = one_clean_line(put, 1)
     assert "read-only" in line and str(db) in line
+    # A redaction of a text nothing holds writes nothing, so a read-only store answers it as a
+    # writable one does (exit 0), where it used to refuse the write it would not make.
+    absent = ryvem("graph", "--db", db, "redact", "no-such-secret-here", "--scope", "global",
+                   cwd=tmp_path, prefix=prefix)
+    assert absent.code == 0, absent.err
+    assert absent.out.startswith("nothing in global holds that text; nothing was changed")
     # Checking a read-only store (a backup, a colleague's copy) for a pasted secret works; the
     # redaction itself is refused with the same one line and nothing is audited.
     dry = ryvem("graph", "--db", db, "redact", "in Redis", "--scope", "global", "--dry-run",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import getpass
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ryvem.domain.ids import new_id
@@ -32,7 +32,7 @@ from ryvem.domain.redaction import (
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.timeutil import Clock
 from ryvem.domain.validation import check_text, one_line, validate_reason
-from ryvem.errors import BackendError, InvalidInput
+from ryvem.errors import BackendError, InvalidInput, StoreReadOnly
 from ryvem.ports import Forgets, ForgetTx, GraphRepository, Progress, RequeuesVectors
 
 __all__ = [
@@ -190,7 +190,7 @@ def redact(
     clock = clock or Clock()
     store = _forgets(repo)
 
-    def run(tx: ForgetTx) -> ForgetReport:
+    def run(tx: ForgetTx, dry_run: bool = dry_run) -> ForgetReport:
         found = tx.versions_containing(text, scope)
         stuck = {}
         for v, _ in found:
@@ -230,7 +230,17 @@ def redact(
         return ForgetReport("redact", False, scope_label, len(rewrites), len(edges), nodes,
                             entry, changed)
 
-    report = store.forget(run, dry_run=dry_run)
+    try:
+        report = store.forget(run, dry_run=dry_run)
+    except StoreReadOnly:
+        # A store that cannot be written can still tell that nothing holds the text: then a
+        # redaction writes nothing, and it answers as it does on a writable store.
+        if dry_run:
+            raise
+        looked = store.forget(lambda tx: run(tx, True), dry_run=True)
+        if not looked.found_nothing:
+            raise
+        return replace(looked, dry_run=False)
     if not dry_run and not report.found_nothing:  # nothing rewritten: nothing to clean
         store.scrub(progress)
     return report
