@@ -288,7 +288,7 @@ def test_a_reading_session_of_the_library_leaves_a_missing_store_uncreated(tmp_p
     heard: list[str] = []
     with ryvem.open_session(db=db, reading=True, on_absent=heard.append) as session:
         assert session.search("sessions", mode="lexical", all_scopes=True).hits == []
-        with pytest.raises(StoreReadOnly, match="there is no store at .* yet"):
+        with pytest.raises(StoreReadOnly, match=r"there is no store at .* yet"):
             session.service("global").write("decision", "Nope", key="nope")
     assert heard == [f"there is no store at {db} yet (reading creates none; a write does)"]
     assert not db.parent.exists()
