@@ -238,9 +238,12 @@ def snippet(title: str, body: str, query: SearchQuery) -> str:
         if less:
             head = "…"
         else:
-            line = text.rfind("\n", 0, tokens[start].start()) + 1
-            opens = len(text) - len(text[line:].lstrip())
-            head = _unemphasised(text, max(opens, tokens[start].start() - 8), tokens[start].start())
+            # Only the markup before the first word is read (no copy of the body's rest:
+            # this runs for every hit).
+            first_at = tokens[start].start()
+            lead = text[text.rfind("\n", 0, first_at) + 1 : first_at]
+            opens = first_at - len(lead.lstrip())
+            head = _unemphasised(text, max(opens, first_at - 8), first_at)
         if more:
             tail = "…"
         else:
@@ -276,8 +279,7 @@ def opening(body: str) -> str:
     """A hit's snippet when no word of the query is marked in it (a listing of recent nodes,
     a vector hit): the body's first 120 characters, white space run together, without its
     emphasis asterisks (so a snippet's ``**`` only ever marks a match)."""
-    start = " ".join(body[:400].split())
-    return _unemphasised(start, 0, len(start))[:120]
+    return _EMPHASIS.sub("", " ".join(body[:400].split()))[:120]
 
 
 _NON_ASCII_WORD = re.compile(r"[^\W_]*[^\x00-\x7f][^\W_]*")
