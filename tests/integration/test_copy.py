@@ -204,6 +204,32 @@ def test_the_copy_verb_moves_a_graph_to_neo4j_and_back_with_counts_verified(
         assert versions(copied) == expected
 
 
+def test_a_redaction_after_a_copy_reaches_the_server_with_the_next_copy(
+    neo: Neo4jRepository, neo4j_server: Neo4jServer, tmp_path: Path
+) -> None:
+    """The sweep's report: redact in the file after `copy --to neo4j`, copy again, and the
+    server kept the secret while its audit listed the redaction. Now the second copy says
+    what it rewrote and the server holds the redacted text."""
+    env = cli_env(tmp_path, neo4j_server.uri, neo4j_server.user, neo4j_server.password)
+    put = run(env, tmp_path, "put", "note", "--scope", "global", "--key", "k",
+              "--title", "tok ghp_SECRET123456 here")
+    assert put.returncode == 0, put.stderr
+    assert run(env, tmp_path, "copy", "--to", "neo4j", "--no-embed").returncode == 0
+    assert run(env, tmp_path, "redact", "ghp_SECRET123456", "--reason", "leak").returncode == 0
+    out = run(env, tmp_path, "copy", "--to", "neo4j", "--no-embed", "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["forgotten"] == {"versions": 1, "edges": 0, "kept": 0}
+    assert report["audit"] == {"read": 1, "new": 1}
+    on_server = {**env, "RYVEM_BACKEND": "neo4j"}
+    got = run(on_server, tmp_path, "get", "note/k", "--scope", "global", "--json")
+    assert got.returncode == 0, got.stderr
+    node = json.loads(got.stdout)
+    assert (node["title"], node["erased"]) == ("tok [redacted] here", "redacted")
+    again = run(env, tmp_path, "copy", "--to", "neo4j", "--no-embed")
+    assert again.returncode == 0 and "rewritten" not in again.stdout, again.stdout
+
+
 def semantic_ids(env: dict[str, str], cwd: Path, *where: str) -> tuple[list[str], str]:
     out = run(env, cwd, *where, "search", "how do we cache", "--mode", "semantic",
               "--all-scopes", "--json")

@@ -83,6 +83,17 @@ def _summary(r: CopyReport) -> list[str]:
         f"{r.edges_read} edges ({r.edges_new} new), "
         f"{r.audit_read} audit entries ({r.audit_new} new)",
     ]
+    if r.versions_forgotten or r.edges_forgotten:
+        lines.append(
+            f"forgotten in the source since an earlier copy: {_n(r.versions_forgotten, 'version')}"
+            f" and {_n(r.edges_forgotten, 'edge')} rewritten in the target as the source holds "
+            "them, and its files scrubbed"
+        )
+    if r.kept_forgotten:
+        lines.append(
+            f"left as the target holds them: {_n(r.kept_forgotten, 'row')} it forgot on its own "
+            "(a copy never brings forgotten text back)"
+        )
     if r.counts_match:
         lines.append(
             f"counts match: {t.current_rows} current, {t.superseded_rows} superseded and "
@@ -131,7 +142,8 @@ def copy(
 ) -> None:
     """Copy every node version and edge (ids, windows, chains kept) into another backend.
 
-    Re-running it is safe: rows already there are skipped. It ends by comparing the counts
+    Re-running it is safe: rows already there are skipped, except that what the source
+    redacted or purged since is rewritten there too. It ends by comparing the counts
     per kind, scope and rel on both sides, and exits 1 if they differ; then it embeds the
     copied rows for semantic search (vectors are not copied), unless --no-embed.
     """

@@ -98,6 +98,55 @@ class CopyingContract(ContractBase):
                     v.erased for v, _ in want_versions
                 ]
 
+    def test_a_copy_brings_what_the_source_forgot_since_and_never_brings_forgotten_text_back(
+        self, repo: GraphRepository
+    ) -> None:
+        """A redaction or purge in the source after a copy reached the target only as an
+        audit entry: the rows were skipped by id, so the target kept the secret while its
+        trail said it was gone. Now a copy rewrites them as the source holds them, in one
+        transaction with the entries, and the target's files no longer hold the text; what
+        the target forgot on its own is never overwritten; one row redacted differently on
+        each side refuses the copy whole."""
+        svc = Service(repo)
+        fill(svc)
+        svc.write("task", "Rotate sk-live-0123456789 today", key="rotate", scope="global",
+                  body="The token sk-live-0123456789 leaked; see [[cache]].")
+        svc.link("rotate", "cache", "about", data={"note": "ghp_abcdefghijkl"}, scope="global")
+        svc.write("task", "Call ACME-77-PRIVATE back", key="acme", scope="global")
+        svc.write("note", "Own words: PRIVATE-TARGET-9", key="own", scope="global")
+        folder = self.tmp_path / "copy"
+        with SqliteRepository.open(folder / "ryvem.db") as lite:
+            assert copy_graph(repo, lite, batch=5).counts_match
+            svc.redact("sk-live-0123456789", scope="global", reason="pasted a key")
+            svc.redact("ghp_abcdefghijkl", scope="global", reason="a token in an edge")
+            svc.purge("task/acme", scope="global", reason="asked to")
+            Service(lite).redact("PRIVATE-TARGET-9", scope="global", reason="the target's own")
+            again = copy_graph(repo, lite, batch=5)
+            assert again.counts_match, again.differences
+            assert (again.audit_new, again.versions_new, again.edges_new) == (3, 0, 0)
+            assert (again.versions_forgotten, again.edges_forgotten) == (2, 1)
+            assert again.kept_forgotten == 1
+            got = {v.id: (v, targets) for v, targets in versions(lite)}
+            for v, targets in versions(repo):
+                if v.key == "own":  # the target's own redaction stays
+                    assert got[v.id][0].title == "Own words: [redacted]"
+                    assert v.title == "Own words: PRIVATE-TARGET-9"
+                    continue
+                assert got[v.id] == (v, targets), v.key
+            assert [e.data for e in edges(lite)] == [e.data for e in edges(repo)]
+            assert isinstance(lite, Forgets) and len(lite.audit()) == 4
+            assert copy_graph(repo, lite, batch=5).versions_forgotten == 0  # nothing left
+            svc.redact("Own words", scope="global", reason="now the source too")
+            before = versions(lite), edges(lite), lite.audit()
+            with pytest.raises(Conflict, match=r"^nothing was copied: note [0-9a-f]{24} was "
+                               "redacted differently in"):
+                copy_graph(repo, lite, batch=5)
+            assert (versions(lite), edges(lite), lite.audit()) == before
+        held = b"".join(p.read_bytes() for p in folder.iterdir() if p.is_file())
+        for secret in (b"sk-live-0123456789", b"ghp_abcdefghijkl", b"ACME-77-PRIVATE",
+                       b"PRIVATE-TARGET-9"):
+            assert secret not in held, secret
+
     def test_a_copy_that_would_contradict_the_target_is_refused_before_its_first_write(
         self, repo: GraphRepository
     ) -> None:
@@ -115,7 +164,7 @@ class CopyingContract(ContractBase):
                 copy_graph(repo, own, batch=5)
             assert str(refused.value).startswith(
                 "nothing was copied: sqlite already holds a current page 'budget' in "
-                f"{budget.scope}, each under another id"
+                f"{budget.scope} under another id than the source's"
             )
             assert versions(own) == before and edges(own) == []
         svc.link("budget", "cache", "about")
@@ -123,9 +172,11 @@ class CopyingContract(ContractBase):
             assert copy_graph(repo, lite, batch=5).counts_match
             before_versions, before_edges = versions(lite), edges(lite)
             svc.link("budget", "cache", "about", data={"since": 2})  # the edge, superseded
-            with pytest.raises(Conflict, match="holds a current about edge between the same"):
+            with pytest.raises(Conflict, match=r"holds the source's earlier about edge between "
+                               r"two nodes as current \(the source changed it since\)"):
                 copy_graph(repo, lite, batch=5)
             svc.write("page", "Budget, revised", key="budget", scope=budget.scope)
-            with pytest.raises(Conflict, match=r"budget.* and 1 more"):
+            with pytest.raises(Conflict, match=r"the source's earlier version of page 'budget'"
+                               r".* as current \(the source changed it since\) and 1 more"):
                 copy_graph(repo, lite, batch=5)
             assert versions(lite) == before_versions and edges(lite) == before_edges
