@@ -268,6 +268,11 @@ def test_a_read_of_a_store_not_created_yet_creates_nothing_and_reads_as_an_empty
     page = tmp_path / "page.html"
     cli.ok("export", "--out", str(page))
     assert page.exists()
+    for dry in ((), ("--dry-run",)):  # the sweep's finding: a redaction created the store
+        r = cli.ok("redact", "sk-live-4f9a2c81d0", *dry)
+        assert "nothing in global holds that text" in r.out + r.err
+        assert note in r.err.splitlines()
+    assert_fails(cli("purge", "note/x"), 2, "there is no store at")
     assert not data.exists() and not typo.parent.exists()
     assert not (cli.cwd / "ryvem.json").exists()
     cli.ok("put", "decision", "--title", "Keep sessions in signed cookies", "--key", "sessions",

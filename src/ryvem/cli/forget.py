@@ -141,7 +141,7 @@ def redact(
     as_json: JsonOpt = False,
 ) -> None:
     """Replace TEXT with a redaction marker everywhere: every version, edge and index."""
-    st = state(ctx)
+    st = state(ctx).reading()  # a store not created yet holds no text: nothing to create
     with errors_to_exit():
         value = _read_text(text)
         explicit = scope is not None or all_scopes
@@ -178,7 +178,7 @@ def purge(
     as_json: JsonOpt = False,
 ) -> None:
     """Erase the content of every version of a node and its edges' data; keep the skeleton."""
-    st = state(ctx)
+    st = state(ctx).reading()  # a store not created yet holds no node: nothing to create
     with errors_to_exit():
         svc = st.service(scope=scope)
         with _progress(sys.stderr.isatty() and not as_json) as progress:
