@@ -826,20 +826,18 @@ class Service:
         known_at: object = None,
     ) -> list[NodeVersion]:
         """The whole chain, oldest first, from any of its versions: with ``as_of`` the
-        versions begun by then, with ``known_at`` those recorded by then, as known then."""
+        versions begun by then (each whole, as :meth:`get` shows it), with ``known_at``
+        those recorded by then, as known then."""
         at = _as_of(as_of)
         k = _as_of(known_at)
         version = self.resolve(ref, scope=scope, known_at=k, allow_closed=True)
         chain = self.repo.chain(version.entity)
         if at is None and k is None:
             return chain
+        # Each version whole, as ``get`` at the same clocks shows it: a window that ends
+        # after ``as_of`` keeps its end and its successor (it used to lose the successor
+        # only, and read as retired).
         seen = [s for v in chain if (s := v.seen_at(at, k)) is not None]
-        ids = {v.id for v in seen}
-        seen = [
-            v if v.superseded_by is None or v.superseded_by in ids
-            else v.model_copy(update={"superseded_by": None})
-            for v in seen
-        ]
         if not seen:
             raise NotFound(
                 f"{_name(version)} did not exist yet at {format_us(at or 0)}{_known(k)}"

@@ -277,6 +277,11 @@ class ClocksContract(ContractBase):
             ("Cache in Redis", False), ("Cache in process", True)]
         assert [v.title for v in story.history("decision/cache", as_of="2026-02-25")] == [
             "Cache in Redis"]
+        # Whole, as `get` at the same instant shows it: a later end keeps its successor (it
+        # lost the successor only, and read as retired).
+        early = story.history("decision/cache", as_of="2026-02-25")[0]
+        assert early == story.get("cache", as_of="2026-02-25") == now[0]
+        assert early.superseded_by == now[1].id
         with pytest.raises(NotFound):
             story.history("decision/cache", known_at=BEFORE_R1)
         with pytest.raises(NotFound):
