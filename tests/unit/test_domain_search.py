@@ -162,6 +162,18 @@ def test_every_double_asterisk_in_a_snippet_marks_a_match_not_the_bodys_own_emph
     assert "5 * 3" in snippet("T", body, parse_search("rotate"))
 
 
+def test_a_snippet_keeps_every_asterisk_that_is_text_not_emphasis() -> None:
+    """Leaving the body's emphasis out turned "2**10" into "210" and "a_b*c" into "a_bc":
+    a snippet stating a wrong number. Only paired emphasis is left out now."""
+    body = "Limits: 2**10 rows, a_b*c and char* match src/**/*.py; keep **this** bold."
+    text = snippet("T", body, parse_search("limits rows match bold"))
+    assert "2**10 **rows**" in text and "a_b*c" in text and "char* **match** src/**/*.py" in text
+    assert "keep this **bold**." in text
+    assert opening(body) == "Limits: 2**10 rows, a_b*c and char* match src/**/*.py; keep this bold."
+    cut = "x " * 30 + "the **user sessions live** in cookies"  # the pair opens before the piece
+    assert "the user **sessions** live in" in snippet("T", cut, parse_search("sessions"))
+
+
 def test_a_snippet_that_reaches_the_end_of_the_body_keeps_its_closing_punctuation() -> None:
     """"See [[auth]]." ended as "See [[auth": the characters after the last word were cut."""
     assert snippet("T", "Sessions live in cookies. See [[auth]].",

@@ -254,23 +254,42 @@ def snippet(title: str, body: str, query: SearchQuery) -> str:
     return opening(body)
 
 
-# A markdown emphasis asterisk: a run of two or more, or one touching a word ("*italic*");
-# a lone "*" between spaces ("5 * 3") or before punctuation ("*.md") is text, and stays.
-_EMPHASIS = re.compile(r"\*{2,}|(?<=[^\W_])\*|\*(?=[^\W_])")
+# Markdown emphasis: a run of one to three asterisks that opens (after no letter, digit or
+# "_", before a letter, digit, quote, backtick or bracket) and is closed by the same run on
+# the same line (after a non-space, before no letter, digit or "_"): "**bold**", "*it*",
+# "***both***". An unpaired or intraword asterisk is text and stays: "2**10", "a_b*c",
+# "char*", "5 * 3", "*.md", "src/**/*.py".
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3})(?=[\w`'\"(\[])([^\n]*?[^\s*])\1(?![\w*])")
+_EMPHASIS_REACH = 400  # how far from a snippet's piece a pair is looked for (a long line)
+
+
+def _emphasis_marks(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Where the emphasis asterisks (:data:`_EMPHASIS`) are on the lines ``text[lo:hi]``
+    touches (at most :data:`_EMPHASIS_REACH` characters either side), as (start, end) spans
+    in order."""
+    a = max(text.rfind("\n", 0, lo) + 1, lo - _EMPHASIS_REACH)
+    b = text.find("\n", hi)
+    b = min(len(text) if b < 0 else b, hi + _EMPHASIS_REACH)
+    marks: list[tuple[int, int]] = []
+    for m in _EMPHASIS.finditer(text, a, b):
+        marks += [(m.start(1), m.end(1)), (m.end(2), m.end())]
+    return marks
 
 
 def _unemphasised(text: str, lo: int, hi: int) -> str:
-    """``text[lo:hi]`` without emphasis asterisks (:data:`_EMPHASIS`, judged with the
-    characters around the slice in view)."""
+    """``text[lo:hi]`` without its emphasis asterisks (judged on the whole lines it touches,
+    so a pair cut by the slice is still seen as one)."""
     if "*" not in text[lo:hi]:
         return text[lo:hi]
     out: list[str] = []
     at = lo
-    for m in _EMPHASIS.finditer(text, lo):
-        if m.start() >= hi:
+    for start, end in _emphasis_marks(text, lo, hi):
+        if end <= lo:
+            continue
+        if start >= hi:
             break
-        out.append(text[at : m.start()])
-        at = min(m.end(), hi)
+        out.append(text[at : max(start, at)])
+        at = min(end, hi)
     out.append(text[at:hi])
     return "".join(out)
 
@@ -278,8 +297,8 @@ def _unemphasised(text: str, lo: int, hi: int) -> str:
 def opening(body: str) -> str:
     """A hit's snippet when no word of the query is marked in it (a listing of recent nodes,
     a vector hit): the body's first 120 characters, white space run together, without its
-    emphasis asterisks (so a snippet's ``**`` only ever marks a match)."""
-    return _EMPHASIS.sub("", " ".join(body[:400].split()))[:120]
+    emphasis asterisks (so a snippet's ``**`` marks a match, or is the body's own text)."""
+    return _EMPHASIS.sub(r"\2", " ".join(body[:400].split()))[:120]
 
 
 _NON_ASCII_WORD = re.compile(r"[^\W_]*[^\x00-\x7f][^\W_]*")
