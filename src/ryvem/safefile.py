@@ -9,7 +9,9 @@ The rules, checked on the path itself (``lstat``, so a symlink is seen as one):
   link's target instead;
 * a **folder**, **device**, FIFO or socket is refused;
 * a missing file or an existing regular file is written as a temporary file beside it
-  (``O_EXCL``, mode 0600 then the umask's read bits), flushed, and renamed over the path, so
+  (``O_EXCL``; mode 0600 for a new file, since a page holds every body of the store, which
+  is 0600 too, and the replaced file's own mode otherwise), flushed, and renamed over the
+  path, so
   a reader sees the old file or the new one, never half of either. ``rename`` replaces the
   directory entry itself: a symlink that appears at the path meanwhile is replaced, never
   followed.
@@ -31,12 +33,6 @@ from pathlib import Path
 from ryvem.errors import InvalidInput, RyvemError
 
 __all__ = ["OutsideRoot", "TooLarge", "check_target", "read_inside", "write_atomic"]
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def check_target(path: Path) -> None:
@@ -61,6 +57,15 @@ def check_target(path: Path) -> None:
         )
 
 
+def _mode_to_keep(path: Path) -> int:
+    """The mode a written file gets: the one it replaces has (it used to become 0644 under
+    a 022 umask: a 0600 page made world-readable), else 0600."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return 0o600
+
+
 def write_atomic(path: Path, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically under the rules above; the absolute path."""
     path = Path(path).absolute()
@@ -77,7 +82,7 @@ def write_atomic(path: Path, text: str) -> Path:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a page is for reading
+        os.chmod(tmp, _mode_to_keep(path))  # a replaced file's readers stay who they were
         check_target(path)  # a link or folder planted meanwhile is still refused
         os.replace(tmp, path)
     except OSError as e:

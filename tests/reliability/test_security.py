@@ -48,6 +48,30 @@ def test_the_cli_creates_the_data_dir_0700_and_the_database_0600(tmp_path: Path)
     assert sorted(p.name for p in data.iterdir()) == ["dev.db"]
 
 
+def test_an_export_is_as_private_as_the_store_and_a_replaced_page_keeps_its_mode(
+    tmp_path: Path, loose_umask: None
+) -> None:
+    """The page holds every body of the store. A first `export` in a fresh data dir made the
+    folder 0755 and the page 0644 (and a store created there later stayed in that folder);
+    replacing a 0600 page made it 0644. Now the folder is 0700, a new page 0600, and a
+    replaced page keeps the mode its owner gave it."""
+    data = tmp_path / "home" / ".ryvem"
+    (tmp_path / "home").mkdir()
+    first = run_ryvem("graph", "export", cwd=tmp_path, data_dir=data)
+    assert first.code == 0, first.err
+    assert (mode_of(data), mode_of(data / "graph.html")) == (0o700, 0o600)
+    shared = tmp_path / "shared.html"
+    shared.write_text("old")
+    shared.chmod(0o640)
+    again = run_ryvem("graph", "export", "--out", str(shared), cwd=tmp_path, data_dir=data)
+    assert again.code == 0, again.err
+    assert mode_of(shared) == 0o640 and shared.read_text() != "old"
+    deep = tmp_path / "new" / "pages" / "graph.html"
+    made = run_ryvem("graph", "export", "--out", str(deep), cwd=tmp_path, data_dir=data)
+    assert made.code == 0, made.err
+    assert (mode_of(deep.parent), mode_of(deep)) == (0o700, 0o600)
+
+
 def test_the_wal_and_shm_files_are_as_private_as_the_database(
     tmp_path: Path, loose_umask: None
 ) -> None:

@@ -298,7 +298,8 @@ def write_export(
     """Write the page to ``out`` atomically (:func:`ryvem.safefile.write_atomic`); its path.
 
     ``out`` must be a missing file or a regular file: a symlink, folder, device or special
-    file is refused before the graph is read. Missing parent folders are created.
+    file is refused before the graph is read. A missing parent folder is created 0700 (the
+    default ``out`` is in the data dir, whose store is 0600); a new page is 0600.
     """
     out = Path(out).expanduser().absolute()
     check_target(out)
@@ -307,7 +308,7 @@ def write_export(
         known_at=known_at,
     )
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
+        out.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # like the data dir
     except OSError as e:
         raise RyvemError(f"cannot write {out}: {e.strerror or e}") from None
     return write_atomic(out, html)
