@@ -311,6 +311,20 @@ def test_refs_resolve_by_id_kind_slash_key_and_bare_key(cli: Cli) -> None:
     assert_fails(cli("get", "nothing-here"), 1)
 
 
+def test_purge_never_takes_a_kind_slash_key_that_names_nothing_as_another_nodes_key(
+    cli: Cli,
+) -> None:
+    """`task/z` names a task z; with none, it was read as the bare key of `page/task/z`, so
+    `purge task/z` erased the page for good. Purge, which cannot be undone, now refuses and
+    names the node that key belongs to; the other verbs still take the bare key."""
+    page = cli.json("put", "page", "--title", "A page", "--key", "task/z")
+    r = cli("purge", "task/z")
+    assert_fails(r, 2, "; the key 'task/z' belongs to page/task/z: name it so")
+    assert cli.json("get", "page/task/z")["erased"] is None
+    assert cli.json("get", "task/z")["id"] == page["id"]  # reading: as before
+    assert cli.json("purge", "page/task/z")["versions"] == 1
+
+
 def test_an_ambiguous_bare_key_exits_2_and_names_every_candidate(cli: Cli) -> None:
     """A bare key held by two kinds is refused with both candidates named; KIND/KEY still works."""
     cli.ok("put", "decision", "--title", "Alpha decision", "--key", "alpha")

@@ -694,7 +694,7 @@ class Service:
         skeleton; an unknown REF is invalid input. See :func:`ryvem.application.forget.purge`."""
         reason = validate_reason(reason)
         try:
-            version = self.resolve(ref, scope=scope, allow_closed=True)
+            version = self.resolve(ref, scope=scope, allow_closed=True, strict=True)
         except NotFound as e:
             raise InvalidInput(f"{e.message}; nothing was purged") from None
         return forget.purge(
@@ -714,13 +714,17 @@ class Service:
         as_of: object = None,
         known_at: object = None,
         allow_closed: bool = False,
+        strict: bool = False,
     ) -> NodeVersion:
         """A node version named by id, ``KIND/KEY`` or a bare key (see the README).
 
         With ``as_of`` the version valid then (valid time); otherwise the current one. With
         ``known_at`` only what ryvem had recorded by then (system time), shown as it was
         known then (:meth:`known`). ``allow_closed`` lets an id name a closed version and
-        ``KIND/KEY`` its newest, retired version.
+        ``KIND/KEY`` its newest, retired version. ``strict`` (purge, which cannot be undone):
+        a REF that reads as ``KIND/KEY`` and names no such node is not taken as the bare key
+        of a node of another kind (``purge task/z`` erased ``page/task/z``); the error names
+        that node instead.
         """
         _check_ref(ref)
         at = _as_of(as_of)
@@ -754,6 +758,12 @@ class Service:
                     return self._settled(version)
                 return self.known(version, k)
         matches = self.repo.find_by_key(ref, ScopeFilter(exact=sc), at, known_at=k)
+        if strict and sep and rest and SLUG.match(kind) and matches:
+            names = ", ".join(f"{m.kind}/{m.key}" for m in matches)
+            raise NotFound(
+                f"no {kind} {rest!r} in scope {sc}; the key {ref!r} belongs to {names}: name "
+                "it so (KIND/KEY or its id) to act on it"
+            )
         if len(matches) == 1:
             return self.known(matches[0], k)
         if len(matches) > 1:
