@@ -759,9 +759,9 @@ class Service:
                 return self.known(version, k)
         matches = self.repo.find_by_key(ref, ScopeFilter(exact=sc), at, known_at=k)
         if strict and sep and rest and SLUG.match(kind) and matches:
-            names = ", ".join(f"{m.kind}/{m.key}" for m in matches)
+            owners = ", ".join(f"{m.kind}/{m.key}" for m in matches)
             raise NotFound(
-                f"no {kind} {rest!r} in scope {sc}; the key {ref!r} belongs to {names}: name "
+                f"no {kind} {rest!r} in scope {sc}; the key {ref!r} belongs to {owners}: name "
                 "it so (KIND/KEY or its id) to act on it"
             )
         if len(matches) == 1:
