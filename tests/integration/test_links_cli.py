@@ -155,6 +155,12 @@ def test_as_of_walks_the_links_valid_then(tmp_path: Path) -> None:
         (["Alpha", "--rel", "Not A Rel"], 2, "invalid rel"),
         (["Alpha", "--rel", "supersedes"], 2, "supersedes"),
         (["Alpha", "--as-of", "yesterday-ish"], 2, ""),
+        # --unresolved answered for now, exit 0, whatever walk or clock it was given
+        (["Home", "--unresolved", "--known-at", "2020-01-01"], 2, "it takes no --known-at"),
+        (["Home", "--unresolved", "--as-of", "2020-01-01", "--depth", "2"], 2,
+         "it takes no --as-of, --depth"),
+        (["Home", "--unresolved", "--backlinks", "--rel", "links"], 2,
+         "it takes no --backlinks, --rel"),
     ],
 )
 def test_bad_requests_fail_with_one_line_and_the_right_exit_code(

@@ -96,7 +96,8 @@ def links(
         bool,
         typer.Option(
             "--unresolved",
-            help="List the node's link targets that resolve to no node yet, instead of walking.",
+            help="List the node's link targets that resolve to no node yet, instead of walking "
+            "(now only: no --as-of, --known-at or walk options).",
         ),
     ] = False,
     as_json: JsonOpt = False,
@@ -108,6 +109,17 @@ def links(
             raise fail(
                 "--backlinks means --direction in; give one of them, not both", 2
             )
+        if unresolved:
+            walk = [name for name, given in (
+                ("--as-of", as_of is not None), ("--known-at", known_at is not None),
+                ("--depth", depth != "1"), ("--direction", direction is not None),
+                ("--backlinks", backlinks), ("--rel", bool(rel)), ("--all-scopes", all_scopes),
+            ) if given]
+            if walk:  # they were accepted and ignored: the answer was today's, exit 0
+                raise fail(
+                    "--unresolved lists what the node's current version links to that names "
+                    f"no node now; it takes no {', '.join(walk)}", 2
+                )
         svc = st.service(scope=scope)
         if unresolved:
             targets = svc.unresolved(ref)
