@@ -61,6 +61,23 @@ def test_the_first_put_mints_ryvem_json_once_and_records_the_repo_node(
     assert stats["kinds"]["repo"] == 1 and stats["scopes"] == {"global": 1, scope: 2}
 
 
+def test_a_first_import_in_a_git_repository_says_it_wrote_ryvem_json_as_put_does(
+    env: Env, tmp_path: Path
+) -> None:
+    """Importing `docs/` from inside a repository minted its ryvem.json without a word (put
+    says so); now the import says it too, once."""
+    repo = git_repo(tmp_path / "my-service")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "a.md").write_text("# A\n")
+    r = env.run(repo / "docs", "import", ".", "--no-embed")
+    assert r.code == 0, r.err
+    identity = json.loads((repo / "ryvem.json").read_text())
+    assert (f"ryvem: this repository is now repo:{identity['repo']}; wrote "
+            f"{repo / 'ryvem.json'}") in r.err
+    again = env.run(repo / "docs", "import", ".", "--no-embed")
+    assert again.code == 0 and "ryvem.json" not in again.err
+
+
 def test_reads_never_mint_and_see_global_until_the_first_write(env: Env, tmp_path: Path) -> None:
     """Before any write in a git repo, reading verbs use `global` and create no ryvem.json."""
     outside = tmp_path / "plain"

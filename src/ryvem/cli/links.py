@@ -224,7 +224,14 @@ def import_(
         # Checked before the service: minting it (a first import in a git repository) opens
         # the store and writes ryvem.json, and a refused import must leave neither behind.
         validate_kind(kind)
-        svc = st.service(scope=scope) if scope is not None else st.service(mint=_may_mint(base))
+        minting = scope is None and _may_mint(base)
+        before = workspace.locate() if minting else None
+        svc = st.service(scope=scope) if scope is not None else st.service(mint=minting)
+        if (before is not None and before.root is not None and before.repo_uuid is None
+                and workspace.wrote_identity(before.root)):  # put says so too
+            after = workspace.locate()
+            say(f"ryvem: this repository is now {after.scope}; wrote {after.identity_file} "
+                "(commit it so the identity survives a fresh clone)", err=True)
         if git_history:
             summary = _import_history(svc, base, kind, retire_missing, as_json, title_from)
         elif sys.stdout.isatty() and not as_json:
