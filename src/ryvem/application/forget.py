@@ -258,7 +258,9 @@ def purge(
     """Erase the content of every version of ``version``'s node — title ``[purged]``, body,
     data and link targets empty, a retire reason ``[purged]`` — and the data of every edge
     from or to it; the skeleton (ids, kind, key, scope, windows, chain, the edges
-    themselves) stays, so history, as-of reads and walks keep their shape."""
+    themselves) stays, so history, as-of reads and walks keep their shape. A node purged
+    already, whose edges hold no data, is left as it is: no audit entry, nothing scrubbed
+    (the report counts 0, :attr:`ForgetReport.found_nothing`)."""
     reason = validate_reason(reason)
     actor = actor or Actor.os_user()
     clock = clock or Clock()
@@ -269,9 +271,13 @@ def purge(
 
     def run(tx: ForgetTx) -> ForgetReport:
         chain = tx.chain(version.entity)
-        rewrites = [purge_version(v) for v, _ in chain]
+        rewrites = [purge_version(v) for v, targets in chain if not _purged(v, targets)]
         touching: list[Edge] = tx.edges_touching(version.entity)
         edges: list[tuple[str, dict[str, Any]]] = [(e.id, {}) for e in touching if e.data]
+        if not edges and not rewrites:
+            # Purged already (and no edge written since holds data): an entry now would
+            # claim an erasure that did not happen.
+            return ForgetReport("purge", False, version.scope, 0, 0, [], None)
         at = clock.now()
         entry = AuditEntry(
             id=new_id(at), at=at, who=actor.who, via=actor.via, action="purge",
@@ -288,8 +294,16 @@ def purge(
                             entry, changed)
 
     report = store.forget(run)
-    store.scrub(progress)
+    if not report.found_nothing:
+        store.scrub(progress)
     return report
+
+
+def _purged(v: NodeVersion, targets: tuple[str, ...]) -> bool:
+    """Whether a version holds nothing a purge would erase."""
+    p = purge_version(v)
+    return (v.erased == "purged" and (v.title, v.body, v.data, v.retired_reason, targets)
+            == (p.title, p.body, p.data, p.retired_reason, p.targets))
 
 
 def audit(repo: GraphRepository) -> list[AuditEntry]:

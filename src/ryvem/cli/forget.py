@@ -186,6 +186,8 @@ def purge(
                                progress=progress)
         if as_json:
             echo_json(report.record())
+        elif report.found_nothing:
+            say(f"{ref} is purged already: nothing was changed and nothing audited")
         else:
             node = report.entry.node if report.entry is not None else ref
             say(f"purged {node}: {_plural(report.versions, 'version')} and the data of "

@@ -263,6 +263,30 @@ class ForgettingContract(ContractBase):
         v = service.write("task", "Rotate again", key="rotate")
         assert v.erased is None and v.supersedes == chain[-1].id
 
+    def test_purging_a_node_purged_already_audits_nothing_unless_something_new_holds_data(
+        self, service: Service
+    ) -> None:
+        """A second purge wrote another entry claiming "2 versions" erased, though nothing
+        was. Now it changes nothing and audits nothing; an edge given data since, or a new
+        version, is purged and audited as ever."""
+        service.write("task", f"t {SECRET}", key="t")
+        service.write("task", "t again", key="t")
+        service.write("task", "other", key="o")
+        first = service.purge("task/t", reason="asked to")
+        assert (first.versions, first.found_nothing) == (2, False)
+        again = service.purge("task/t", reason="asked again")
+        assert (again.versions, again.edges, again.entry, again.found_nothing) == (
+            0, 0, None, True)
+        assert [e.reason for e in service.audit()] == ["asked to"]
+        service.link("task/o", "task/t", "blocks", data={"why": "still"})
+        third = service.purge("task/t", reason="the edge")
+        assert (third.versions, third.edges, third.found_nothing) == (0, 1, False)
+        service.write("task", f"t {SECRET} once more", key="t")
+        fourth = service.purge("task/t", reason="the new version")
+        assert (fourth.versions, fourth.edges) == (1, 0)  # only what held content
+        assert [e.reason for e in service.audit()] == ["the new version", "the edge", "asked to"]
+        assert [v.erased for v in service.history("task/t")] == ["purged"] * 3
+
     def test_a_purge_names_the_node_by_kind_and_id_never_by_a_key_holding_a_secret(
         self, service: Service
     ) -> None:
