@@ -120,3 +120,10 @@ def test_an_option_of_ryvem_graph_given_after_the_verb_says_to_put_it_before_the
         "ryvem graph search [OPTIONS] -- TEXT)\n")
     p = run("search", "--scope", "global", "--", "--dry-run flag")
     assert p.returncode == 0 and "no matches" in p.stderr, p.stderr
+    # a question typed without quotes: its words after the first are extra arguments
+    p = run("search", "how", "do", "we", "cache")
+    assert p.returncode == 2 and p.stderr == (
+        "error: Got unexpected extra argument(s) (do we cache) (a text of several words goes "
+        'in quotes: ryvem graph search "how do we cache")\n')
+    p = run("get", "a", "b")
+    assert p.returncode == 2 and p.stderr == "error: Got unexpected extra argument(s) (b)\n"

@@ -220,6 +220,8 @@ def test_invalid_input_exits_2_with_one_line_and_writes_nothing(
         ("links", "x", "--as-of", "not a date"),
         ("search", "--kind", "Not A Kind"),
         ("export", "--as-of", "not a date"),
+        ("export", "--out", ""),  # read as the working directory: "… is a folder"
+        ("put", "decision", "--title", "t", "--body-file", ""),  # "… Is a directory"
     ],
     ids=[
         "put-bad-valid-from", "put-future-valid-from", "put-scoped-bad-valid-from",
@@ -227,6 +229,7 @@ def test_invalid_input_exits_2_with_one_line_and_writes_nothing(
         "link-bad-data", "link-blank-ref", "unlink-bad-valid-to", "redact-short-text",
         "redact-scope-and-all-scopes", "purge-blank-ref", "import-bad-kind", "get-bad-as-of",
         "history-bad-known-at", "links-bad-as-of", "search-bad-kind", "export-bad-as-of",
+        "export-empty-out", "put-empty-body-file",
     ],
 )
 def test_a_refused_command_in_a_fresh_data_dir_creates_no_store_file_and_no_ryvem_json(
@@ -242,6 +245,20 @@ def test_a_refused_command_in_a_fresh_data_dir_creates_no_store_file_and_no_ryve
     data = Path(cli.env["RYVEM_DATA_DIR"])
     assert not data.exists() or sorted(p.name for p in data.iterdir()) == []
     assert not (cli.cwd / "ryvem.json").exists()
+
+
+def test_an_empty_path_is_named_as_empty_and_a_body_files_byte_order_mark_is_dropped(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """`--out ""` said "… is a folder" and `--body-file ""` "Is a directory" (an empty path
+    reads as the working directory); a UTF-8 byte-order mark became the body's first
+    character, where the vault import drops it."""
+    assert_fails(cli("export", "--out", ""), 2, "--out is empty")
+    assert_fails(cli("put", "note", "--title", "t", "--body-file", ""), 2, "--body-file is empty")
+    marked = tmp_path / "bom.md"
+    marked.write_bytes(b"\xef\xbb\xbfSessions live in cookies.")
+    got = cli.json("put", "note", "--title", "t", "--body-file", str(marked))
+    assert got["body"] == "Sessions live in cookies."
 
 
 def test_a_read_of_a_store_not_created_yet_creates_nothing_and_reads_as_an_empty_one(

@@ -82,10 +82,18 @@ from ryvem.cli import reindex as _reindex  # noqa: E402,F401  (registration by i
 
 def _misplaced(error: Exception) -> str:
     """For an unknown option that the verb's group takes (``ryvem graph stats --db x``):
-    where it goes. Click parses a group's options before the verb only."""
+    where it goes (click parses a group's options before the verb only); for words past a
+    verb's one argument, that a text of several words is quoted."""
     name = getattr(error, "option_name", None)
     ctx = getattr(error, "ctx", None)
     group = getattr(ctx, "parent", None)
+    if ctx is not None and "unexpected extra argument" in str(error):
+        # `ryvem graph search how do we cache`: the words after the first are extra.
+        if any(p.param_type_name == "argument" and p.name == "text"
+               for p in ctx.command.params):
+            return (f" (a text of several words goes in quotes: {ctx.command_path} "
+                    "\"how do we cache\")")
+        return ""
     if type(error).__name__ != "NoSuchOption" or not name or ctx is None or group is None:
         return ""
     if not any(name in param.opts for param in group.command.params):

@@ -8,7 +8,15 @@ from typing import Annotated
 
 import typer
 
-from ryvem.cli.common import JsonOpt, KnownAtOpt, echo_json, errors_to_exit, graph, state
+from ryvem.cli.common import (
+    JsonOpt,
+    KnownAtOpt,
+    echo_json,
+    errors_to_exit,
+    fail,
+    graph,
+    state,
+)
 from ryvem.cli.text import say
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.export import write_export
@@ -18,7 +26,7 @@ from ryvem.export import write_export
 def export(
     ctx: typer.Context,
     out: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--out",
             help="Where to write the page: a new or regular file, replaced atomically; a "
@@ -64,8 +72,10 @@ def export(
     with errors_to_exit():
         if scope is not None:
             parse_scope_filter(scope)  # a bad scope fails before the store is opened
+        if out is not None and not out.strip():  # Path("") is the working directory
+            raise fail("--out is empty: give the path of the page to write", 2)
         st = state(ctx).reading()
-        target = out if out is not None else st.settings().data_dir / "graph.html"
+        target = Path(out) if out is not None else st.settings().data_dir / "graph.html"
         # Every scope is read, so the working directory's default scope does not matter.
         path = write_export(
             st.session().everywhere(), target, scope=scope,

@@ -143,8 +143,11 @@ def _state_of(v: NodeVersion) -> str:
 
 
 def _read_body_file(path: str) -> str:
-    """The text of ``--body-file`` (``-`` is stdin); not UTF-8 or unreadable → exit 2."""
+    """The text of ``--body-file`` (``-`` is stdin) without a leading byte-order mark; empty,
+    not UTF-8 or unreadable → exit 2."""
     shown = "stdin" if path == "-" else path
+    if not path.strip():  # Path("") is the working directory: "Is a directory"
+        raise fail("--body-file is empty: give a file's path, or - for stdin", 2)
     try:
         if path == "-":
             raw = sys.stdin.buffer.read(MAX_BODY_BYTES + 1)
@@ -159,7 +162,8 @@ def _read_body_file(path: str) -> str:
             "(8 MiB); nothing was written", 2,
         )
     try:
-        return raw.decode("utf-8")
+        # A byte-order mark is how some editors start UTF-8, not text (the import drops it too)
+        return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as e:
         raise fail(
             f"--body-file {shown} is not UTF-8 text (byte {e.start}); nothing was written", 2
