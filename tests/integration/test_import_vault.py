@@ -268,6 +268,19 @@ def test_a_page_is_titled_by_its_file_name_unless_the_heading_rule_is_asked_for(
     assert parse_page("ADR/0001 Use Lua", text, "heading").title == by_heading
 
 
+def test_a_title_over_the_limit_is_cut_with_a_warning_not_silently() -> None:
+    """A 1,500-character front-matter title was stored as its first 1,000 characters
+    without a word (`put` refuses such a title); the import now says so."""
+    page = parse_page("f", "---\ntitle: " + "t" * 1500 + "\n---\nbody\n")
+    assert page.title == "t" * 1000
+    assert page.warning == "title is 1500 characters; kept its first 1000"
+    bad = parse_page("f", "---\n[unclosed\n---\n# " + "h" * 1200 + "\n", "heading")
+    assert bad.warning is not None and bad.warning.startswith("invalid front matter")
+    assert bad.warning.endswith(
+        "; kept as body text; title is 1200 characters; kept its first 1000")
+    assert parse_page("f", "---\ntitle: short\n---\n").warning is None
+
+
 @pytest.mark.parametrize("rule", ["Heading", "file", "", None, 1])
 def test_an_unknown_title_rule_is_refused_before_anything_is_written(
     service: Service, rule: object

@@ -376,7 +376,12 @@ def parse_page(key: str, text: str, title_from: str = "name") -> Page:
     if not isinstance(title, str) or not title.strip():
         heading = _first_heading(body) if title_from == "heading" else None
         title = heading or key.rsplit("/", 1)[-1]
-    title = one_line(title)[:MAX_TITLE_CHARS] or one_line(key) or "untitled"
+    title = one_line(title)
+    if len(title) > MAX_TITLE_CHARS:  # `put` refuses such a title; a page keeps its start
+        cut = f"title is {len(title)} characters; kept its first {MAX_TITLE_CHARS}"
+        warning = cut if warning is None else f"{warning}; {cut}"
+        title = title[:MAX_TITLE_CHARS]
+    title = title or one_line(key) or "untitled"
     return Page(key=key, title=title, body=body, data=data, warning=warning)
 
 
