@@ -170,6 +170,12 @@ def test_running_it_again_adds_only_the_new_commits(
     chain = cli.json("history", "page/beta")
     assert [v["data"]["git"]["commit"] for v in chain][-1] == c4
     assert chain[-1]["valid_from"] == "2024-04-10T09:00:00.000000Z"
+    # Links are those of every page the vault holds, as the plain import counts them: a run
+    # that wrote nothing said "0 resolved" though plan still links to beta.
+    idle = cli.json("import", str(r.root), "--git-history")
+    assert idle["git"]["commits"] == 0 and idle["created"] == idle["superseded"] == 0
+    assert idle["links"] == again["links"] == cli.json("import", str(r.root))["links"]
+    assert idle["links"]["resolved"] >= 1
 
 
 def test_uncommitted_changes_import_as_now_and_only_once(

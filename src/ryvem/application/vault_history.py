@@ -164,10 +164,15 @@ def import_history(
             "in this scope (an import without --git-history, a rebased date): their versions "
             "start after those instead; their git data keeps the commit dates"
         )))
-    _import_working_tree(
+    present = _import_working_tree(
         service, summary, folder, base, kind, sc, retire_missing, written, title_from
     )
-    count_links(service, summary, list(written.values()))
+    # Links as the plain import counts them: of every page the vault holds now, not only of
+    # those this run wrote (a run that changed nothing said "0 resolved").
+    count_links(service, summary, [
+        v for batch in service.iter_graph() for v, _ in batch
+        if v.is_current and v.kind == kind and v.scope == sc and v.key in present
+    ])
     return summary
 
 
@@ -309,8 +314,9 @@ def _import_working_tree(
     retire_missing: bool,
     written: dict[str, NodeVersion],
     title_from: str,
-) -> None:
-    """Pages whose file differs from HEAD are written now; gone ones retire if asked."""
+) -> set[str]:
+    """Pages whose file differs from HEAD are written now; gone ones retire if asked. The
+    keys of the pages the working tree holds."""
     head = {page_key(path): blob for path, blob in folder.head_blobs().items()}
     unread: list[str] = []
     duplicates: list[str] = []
@@ -343,8 +349,8 @@ def _import_working_tree(
             if result.outcome != "unchanged" and result.version.key is not None:
                 written[result.version.key] = result.version
         summary.working_tree += len(nodes)
+    present = {key for key, _ in files}
     if retire_missing:
-        present = {key for key, _ in files}
         gone = [
             v for batch in service.iter_graph() for v, _ in batch
             if v.is_current and v.kind == kind and v.scope == scope and v.key not in present
@@ -354,3 +360,4 @@ def _import_working_tree(
             service.retire(version.id, reason="its file is no longer in the vault")
             written.pop(version.key or "", None)
             summary.retired += 1
+    return present
