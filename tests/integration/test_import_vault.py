@@ -180,14 +180,18 @@ def test_retiring_the_missing_pages_of_a_folder_with_no_markdown_is_refused(
 def test_bad_files_are_reported_and_skipped_while_the_rest_imports(
     service: Service, vault: Path
 ) -> None:
-    """Non-UTF-8, NUL-bearing and non-regular files are skipped with a reason each."""
+    """Non-UTF-8, NUL-bearing and non-regular files, and a name that is not UTF-8, are
+    skipped with a reason each."""
     (vault / "latin1.md").write_bytes("caf\xe9 [[Alpha]]\n".encode("latin-1"))
     (vault / "nul.md").write_bytes(b"a\x00b\n")
     os.mkfifo(vault / "pipe.md")
+    (vault / os.fsdecode(b"bad\xffname.md")).write_text("# fine text\n")
     summary = import_vault(service, vault)
-    assert summary.created == PAGES and summary.skipped == 3
+    assert summary.created == PAGES and summary.skipped == 4
     reasons = {p.path: p.message for p in summary.problems}
     assert "not valid UTF-8" in reasons["latin1.md"]
+    assert reasons["bad\udcffname.md"] == (  # it said "title contains a lone surrogate"
+        "its name is not valid UTF-8 (a page's key and title come from it); skipped")
     assert "NUL" in reasons["nul.md"]
     assert "not a regular file" in reasons["pipe.md"]
     with pytest.raises(NotFound):

@@ -521,6 +521,13 @@ def page_node(
     text, valid from ``valid_from`` (default now), or None when it cannot be imported (the
     reason is added to ``summary``). ``data`` is merged over the front matter (e.g. a
     ``{"git": {...}}`` entry: a nested mapping, so it makes no links)."""
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:  # it read "title contains a lone surrogate"
+        summary.skipped += 1
+        summary.problems.append(Problem(key + ".md", "its name is not valid UTF-8 (a page's "
+                                        "key and title come from it); skipped"))
+        return None
     page = parse_page(key, text, title_from)
     if page.warning is not None:
         summary.problems.append(Problem(key + ".md", page.warning))
