@@ -321,6 +321,12 @@ class RyvemMCPServer(MCPServer[Any]):
             raise ToolError(f"Error executing tool {name}: {', '.join(names)} {verb} a lone "
                             "surrogate (not valid Unicode text)")
         tool = self._tool_manager.get_tool(name)
+        if tool is None and name == _PURGE_TOOL.name:  # said only "Unknown tool"
+            raise ToolError(
+                f"Error executing tool {name}: purging is off on this server; a person "
+                "starts it with `ryvem-mcp --allow-purge` to allow it (memory_redact takes a "
+                "secret out of every version without it)"
+            )
         unknown = [] if tool is None else unknown_arguments(tool.parameters, arguments)
         if tool is not None and unknown:  # a typo must never drop data silently
             if name == NAVIGATE:
