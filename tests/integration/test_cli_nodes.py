@@ -493,6 +493,17 @@ def test_a_db_that_is_empty_a_device_or_a_folder_is_one_clear_line_and_exit_2(
         assert "SQLite file" in r.err and "disk" not in r.err and "cannot open" not in r.err
 
 
+def test_a_data_dir_that_is_a_file_is_named_as_such_and_left_alone(tmp_path: Path) -> None:
+    """`RYVEM_DATA_DIR` naming a file read "cannot open …/dev.db: File exists"."""
+    notes = tmp_path / "Beta.md"
+    notes.write_text("mine")
+    cli = Cli(tmp_path, notes)
+    r = cli("put", "decision", "--title", "t")
+    assert_fails(r, 2, f"cannot create the store {notes / 'dev.db'}: {notes} is a file, not a "
+                       "folder")
+    assert notes.read_text() == "mine"
+
+
 def test_a_too_short_redaction_names_force_and_a_semantic_search_of_the_past_names_as_of(
     cli: Cli,
 ) -> None:

@@ -477,6 +477,18 @@ def _insert_edges(conn: sqlite3.Connection, edges: Sequence[Edge], *, ignore: bo
     return conn.total_changes - before
 
 
+def _refuse_a_file_as_folder(path: Path) -> None:
+    """A store to create below a file (``RYVEM_DATA_DIR`` naming a file): one line that says
+    so (it read "cannot open …/dev.db: File exists")."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise errors.InvalidInput(
+                    f"cannot create the store {path}: {parent} is a file, not a folder"
+                )
+            return
+
+
 def _refuse_a_non_file(path: Path) -> None:
     """InvalidInput when ``path`` (followed, if a link) is a folder, device or other special
     file: SQLite would answer "unable to open database file" or a "disk I/O error"."""
@@ -573,6 +585,7 @@ class SqliteRepository:
             if not path.exists():
                 if read_only:
                     raise errors.NotFound(f"no database at {where}")
+                _refuse_a_file_as_folder(path)
                 path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
                 fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
