@@ -138,6 +138,12 @@ def test_data_that_is_not_a_clean_json_object_is_refused(value: object) -> None:
     rejects(validate_data, value)
 
 
+def test_an_integer_too_long_to_read_is_named_as_such_not_as_invalid_json() -> None:
+    """Valid JSON Python will not read (over 4,300 digits) said "data is not valid JSON"."""
+    rejects(validate_data, '{"a": ' + "9" * 5000 + "}", "integer too long to read")
+    rejects(validate_data, '{"a": 1,}', "data is not valid JSON")
+
+
 def test_data_may_nest_32_objects_or_arrays_but_not_33() -> None:
     """Depth counts containers: 32 nested objects pass with or without a scalar leaf."""
     assert validate_data(nested(MAX_DATA_DEPTH)) == nested(MAX_DATA_DEPTH)

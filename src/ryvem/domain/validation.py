@@ -192,8 +192,11 @@ def validate_data(value: object) -> dict[str, Any]:
             value = json.loads(value)
         except RecursionError:
             raise InvalidInput(f"data is nested deeper than {MAX_DATA_DEPTH} levels") from None
-        except ValueError:
+        except json.JSONDecodeError:
             raise InvalidInput("data is not valid JSON") from None
+        except ValueError:  # valid JSON; Python reads at most 4,300 digits of an integer
+            raise InvalidInput("data holds an integer too long to read (over 4,300 digits); "
+                               "give it as a string") from None
     if not isinstance(value, dict):
         raise InvalidInput("data must be a JSON object (e.g. '{\"status\": \"open\"}')")
     try:
