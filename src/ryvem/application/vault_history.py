@@ -161,7 +161,8 @@ def import_history(
     if store.moved_forward:
         summary.problems.append(Problem(".", (
             f"{store.moved_forward} commits are dated before versions their pages already had "
-            "in this scope (an import without --git-history, a rebased date): their versions "
+            "in this scope (an import without --git-history, a commit dated before its "
+            "parent, a rebased date): their versions "
             "start after those instead; their git data keeps the commit dates"
         )))
     present = _import_working_tree(
