@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from ryvem.application.search import STRATEGIES, fuse
+import pytest
+
+from ryvem.application.search import STRATEGIES, fuse, resolve_mode
 from ryvem.domain.model import SearchHit
+from ryvem.errors import InvalidInput
 
 
 def hit(id: str) -> SearchHit:
@@ -30,3 +33,9 @@ def test_a_weight_scales_a_components_say_and_other_components_appear_in_ranks()
 def test_the_modes_a_face_offers_keep_their_two_components() -> None:
     assert STRATEGIES["hybrid"].components == ("lexical", "semantic")
     assert STRATEGIES["hybrid+graph"].components == ("lexical", "semantic", "graph")
+
+
+def test_the_librarys_unknown_mode_error_names_every_mode_it_takes() -> None:
+    """The library takes `hybrid+graph` too; its error listed only the faces' three modes."""
+    with pytest.raises(InvalidInput, match=r"use lexical, semantic, hybrid, hybrid\+graph$"):
+        resolve_mode("bogus", text="x", as_of=None, semantic_off=None)

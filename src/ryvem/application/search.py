@@ -211,7 +211,7 @@ def resolve_mode(
     ``semantic_off`` is None when semantic search can run, else the one-line reason.
     """
     if mode is not None and mode not in STRATEGIES:
-        raise InvalidInput(f"unknown search mode {mode!r}: use {', '.join(MODES)}")
+        raise InvalidInput(f"unknown search mode {mode!r}: use {', '.join(STRATEGIES)}")
     if parse_search(text).empty:  # no word at all: blank, or only punctuation ('"', "🙂")
         return STRATEGIES["lexical"], ()
     if mode == "lexical":
