@@ -87,7 +87,7 @@ def _summary(r: CopyReport) -> list[str]:
         lines.append(
             f"forgotten in the source since an earlier copy: {_n(r.versions_forgotten, 'version')}"
             f" and {_n(r.edges_forgotten, 'edge')} rewritten in the target as the source holds "
-            "them, and its files scrubbed"
+            "them (and cleaned from its files as a redaction there would be)"
         )
     if r.kept_forgotten:
         lines.append(
