@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -329,3 +330,44 @@ def test_a_current_nodes_connections_leave_out_a_retired_node_as_links_does(
     page = open_page(path.as_uri()).page
     click_node(page, a)
     assert page.locator("#p-connections button").all_inner_texts() == ["→ about C"]
+
+
+def test_the_page_says_when_each_version_held_and_what_was_erased_and_a_snapshot_says_so(
+    open_page: Any, tmp_path: Path
+) -> None:
+    """A sweep as a person trusting the page: a single-version node showed no date at all, a
+    purged node read "current … (no body)", an edge's data was not in the file, and an
+    `--as-of` export said "now" like the live graph. Each is said now."""
+    repo = SqliteRepository.open(tmp_path / "r.db")
+    try:
+        svc = Service(repo)
+        plan = svc.write("task", "Add Redis", key="redis", valid_from="2026-01-11").id
+        cache = svc.write("decision", "Cache in process", key="cache",
+                          valid_from="2026-01-11").id
+        svc.link("task/redis", "decision/cache", "implements", data={"pr": 42},
+                 valid_from="2026-01-12")
+        svc.retire("task/redis", reason="no Redis", valid_to="2026-02-02")
+        gone = svc.write("note", "Pasted token", key="tok", body="ghp_secretsecret").id
+        svc.purge("note/tok", reason="a secret")
+        live = write_export(svc, tmp_path / "live.html")
+        past = write_export(svc, tmp_path / "past.html", as_of="2026-01-20")
+    finally:
+        repo.close()
+    assert b"ghp_secretsecret" not in live.read_bytes()
+    page = open_page(live.as_uri()).page
+    assert page.locator("#snapshot").count() == 0
+    assert page.inner_text("#t-label") == "now"
+    page.check("#history")
+    click_node(page, cache)
+    assert page.locator("#p-connections .edge-data").all_inner_texts() == ["pr: 42"]
+    click_node(page, gone)
+    assert page.locator("#p-meta .tag").all_inner_texts() == ["current", "purged"]
+    assert page.inner_text("#p-body") == "(content erased by a purge)"
+    click_node(page, plan)
+    assert re.fullmatch(  # backdated: recorded later than its window began
+        r"valid 2026-01-11 00:00:00Z → 2026-02-02 00:00:00Z · recorded "
+        r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ", page.inner_text("#p-meta .when"))
+    snap = open_page(past.as_uri()).page
+    assert snap.inner_text("#snapshot") == "snapshot · as of 2026-01-20 00:00:00Z"
+    assert snap.inner_text("#t-label") == "as of 2026-01-20 00:00:00Z"
+    assert snap.title().endswith("· as of 2026-01-20T00:00:00.000000Z")

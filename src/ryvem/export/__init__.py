@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ryvem.domain.model import LINKS, SUPERSEDES, Edge, NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
-from ryvem.domain.timeutil import parse_time
+from ryvem.domain.timeutil import format_us, parse_time
 from ryvem.errors import RyvemError
 from ryvem.export.markdown import render_body, shown
 from ryvem.safefile import check_target, write_atomic
@@ -192,6 +192,11 @@ def build_payload(
                   if entity_of[v.entity] == i and v.entity != v.id],
         "r": [[i, shown(v.retired_reason)] for i, v in enumerate(versions)
               if v.retired_reason is not None],
+        # What redact or purge rewrote, and when ryvem recorded a version if not at the start
+        # of its window (a backdated write, an import of git history).
+        "x": [[i, v.erased] for i, v in enumerate(versions) if v.erased is not None],
+        "rec": [[i, v.recorded_at - v.valid_from] for i, v in enumerate(versions)
+                if v.recorded_at != v.valid_from],
     }
     return {
         "version": FORMAT_VERSION,
@@ -199,6 +204,9 @@ def build_payload(
         "strings": strings,
         "t0": t0,
         "historyBodies": with_history_bodies,
+        # The instants a snapshot export shows (the page says so); None: the live graph.
+        "asOf": at,
+        "knownAt": k,
         "nodes": nodes,
         "edges": {
             "rel": [sid[e.rel] for e in edges],
@@ -206,6 +214,8 @@ def build_payload(
             "b": [(index if e.rel == SUPERSEDES else entity_of)[e.dst] for e in edges],
             "f": _deltas(ef, t0),
             "u": _ends(ef, [e.valid_to for e in edges]),
+            "d": [[j, _summary(e.data)] for j, e in enumerate(edges)
+                  if e.data and e.rel not in (SUPERSEDES, LINKS)],
         },
         "bodies": bodies,
     }
@@ -275,6 +285,10 @@ def export_html(
     if any(bad in script.lower() for bad in ("</script", "<!--")) or "</style" in css.lower():
         raise RuntimeError("an export asset would close its own element")  # a packaging bug
     title = "ryvem graph" if payload["scope"] == "*" else f"ryvem graph · {payload['scope']}"
+    if payload["asOf"] is not None:
+        title += f" · as of {format_us(payload['asOf'])}"
+    if payload["knownAt"] is not None:
+        title += f" · as known at {format_us(payload['knownAt'])}"
     parts = {
         "CSP": escape(_csp(script), quote=False),
         "TITLE": escape(title),

@@ -81,6 +81,8 @@
   // ---- the model (columns) ------------------------------------------------------------
   var S = DATA.strings, ND = DATA.nodes, ED = DATA.edges, T0 = DATA.t0;
   var historyBodies = !!DATA.historyBodies;
+  // A snapshot export (--as-of / --known-at) says so: its "now" is not the reader's.
+  var AS_OF = DATA.asOf == null ? null : DATA.asOf, KNOWN_AT = DATA.knownAt == null ? null : DATA.knownAt;
   var N = ND.id.length, M = ED.rel.length;
   var ids = ND.id, titles = ND.t, keys = ND.key;
   var nEnt = Int32Array.from(ND.ent), nKind = Int32Array.from(ND.k), nScope = Int32Array.from(ND.s);
@@ -95,6 +97,7 @@
   })();
   var entName = new Map(ND.names);
   var reasonOf = new Map(ND.r);
+  var erasedOf = new Map(ND.x || []), recOf = new Map(ND.rec || []);
   function entityName(ent) { return entName.has(ent) ? entName.get(ent) : ids[ent]; }
   var byIdMap = null, byId = { get: function (id) { // built on first use
     if (!byIdMap) { byIdMap = new Map(); for (var i = 0; i < N; i++) byIdMap.set(ids[i], i); }
@@ -119,6 +122,7 @@
       eSup[j] = eRel[j] === SUP ? 1 : 0;
     }
   })();
+  var edgeData = new Map(ED.d || []);
   DATA = ND = ED = null; // let the decoded JSON go
   mark("columns");
 
@@ -865,6 +869,8 @@
     return status(i);
   }
   function when(us) { return iso(us).replace("T", " ").replace(/\.\d+Z$/, "Z"); }
+  function openWord() { return AS_OF === null ? "now" : "still open at " + when(AS_OF); }
+  function nowLabel() { return AS_OF === null ? "now" : "as of " + when(AS_OF); }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -890,7 +896,11 @@
     meta.textContent = "";
     var st = statusAt(n);
     meta.appendChild(el("span", "tag " + st.replace(" ", "-"), st));
+    if (erasedOf.has(n)) meta.appendChild(el("span", "tag erased", erasedOf.get(n)));
     meta.appendChild(document.createTextNode(S[nKind[n]] + " · " + S[nScope[n]] + (keys[n] != null ? " · " + keys[n] : "")));
+    var span = el("span", "when", "valid " + when(nF[n]) + " → " + (nU[n] !== Infinity ? when(nU[n]) : openWord())
+      + (recOf.has(n) ? " · recorded " + when(nF[n] + recOf.get(n)) : ""));
+    meta.appendChild(span);
     $("p-title").textContent = titles[n];
     var body = $("p-body"), html = bodyHtml(n);
     body.innerHTML = html; // rendered at export time with raw HTML disabled and safe links only
@@ -898,7 +908,7 @@
       var missing = nU[n] !== Infinity && !historyBodies;
       body.appendChild(el("p", "muted", !bodiesReady ? "(loading…)" : missing
         ? "(the body of a past version is not in this file: export with --with-history-bodies)"
-        : "(no body)"));
+        : erasedOf.get(n) === "purged" ? "(content erased by a purge)" : "(no body)"));
     }
     if (reasonOf.has(n)) body.appendChild(el("p", "muted", "Retired: " + reasonOf.get(n)));
     var data = $("p-data"), pairs = dataPairs(n);
@@ -915,6 +925,9 @@
       btn.dataset.id = ids[other];
       btn.appendChild(el("span", "rel", (out ? "→ " : "← ") + S[eRel[j]] + (ended ? " (ended)" : "")));
       btn.appendChild(document.createTextNode(" " + titles[other]));
+      if (edgeData.has(j)) btn.appendChild(el("span", "edge-data", edgeData.get(j).map(function (p) {
+        return p[0] + ": " + p[1];
+      }).join(", ")));
       btn.title = S[nKind[other]] + " · " + S[nScope[other]];
       li.appendChild(btn);
       conn.appendChild(li);
@@ -929,7 +942,7 @@
       b.dataset.id = ids[v];
       b.appendChild(el("span", "tag " + s, s));
       b.appendChild(document.createTextNode(titles[v]));
-      var t = el("time", "", when(nF[v]) + (nU[v] !== Infinity ? " → " + when(nU[v]) : " → now"));
+      var t = el("time", "", when(nF[v]) + " → " + (nU[v] !== Infinity ? when(nU[v]) : openWord()));
       t.dateTime = iso(nF[v]);
       b.appendChild(t);
       li.appendChild(b);
@@ -1205,6 +1218,12 @@
     return instants;
   }
   var range = $("t-range"), tLabel = $("t-label"), playBtn = $("t-play"), speedSel = $("t-speed");
+  if (AS_OF !== null || KNOWN_AT !== null) { // a snapshot says so in the bar, not only the tab
+    var snap = el("span", "", "snapshot" + (AS_OF !== null ? " · as of " + when(AS_OF) : "")
+      + (KNOWN_AT !== null ? " · as known at " + when(KNOWN_AT) : ""));
+    snap.id = "snapshot";
+    $("bar").insertBefore(snap, $("search"));
+  }
   var playing = false, playPos = 0, playLast = 0;
   function indexOfInstant(t) { // the last instant <= t
     var a = timeline(), lo = 0, hi = a.length - 1;
@@ -1217,7 +1236,7 @@
     var a = timeline();
     range.max = String(Math.max(0, a.length - 1));
     range.value = String(indexOfInstant(instant));
-    tLabel.textContent = instant === null ? "now" : when(instant);
+    tLabel.textContent = instant === null ? nowLabel() : when(instant);
     tLabel.title = instant === null ? "" : iso(instant);
     document.documentElement.classList.toggle("past", instant !== null);
   }
