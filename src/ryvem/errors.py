@@ -12,7 +12,9 @@ The hierarchy, named after PEP 249 where the idea is the same::
           ├── OperationalError   the store is there but refuses for now
           │    ├── BackendUnavailable   server unreachable, file cannot be opened
           │    ├── StoreReadOnly        the file, folder or database is read-only
-          │    └── StoreFull            no room left (disk full, max_page_count)
+          │    ├── StoreFull            no room left (disk full, max_page_count)
+          │    └── CleanupIncomplete    a redaction or purge is committed and audited,
+          │                             but cleaning the store's files failed
           └── IntegrityError     the store itself rejected a write that would break an
                                  invariant (e.g. a second current row for one identity)
 
@@ -27,6 +29,7 @@ __all__ = [
     "AmbiguousRef",
     "BackendError",
     "BackendUnavailable",
+    "CleanupIncomplete",
     "Conflict",
     "IntegrityError",
     "InvalidInput",
@@ -92,6 +95,11 @@ class StoreReadOnly(OperationalError):
 
 class StoreFull(OperationalError):
     """The store has no room left for the write."""
+
+
+class CleanupIncomplete(OperationalError):
+    """A redaction or purge was committed and audited, but removing the old text from the
+    store's files afterwards failed: the message says both (never "nothing was written")."""
 
 
 class IntegrityError(BackendError):

@@ -219,3 +219,39 @@ def test_an_unreadable_vault_folder_is_reported_and_retire_missing_keeps_its_pag
     assert "cannot read" in line and "Permission denied" in line
     got = ryvem("graph", "get", "page/sub/inner", "--scope", "board:v", "--json", cwd=tmp_path)
     assert got.code == 0 and json.loads(got.out)["valid_to"] is None, got.err
+
+
+class _DiskFillsDuringVacuum(SqliteRepository):
+    """A store whose cleanup after a rewrite fails as a full disk makes VACUUM fail (it
+    needs about a second copy of the file): the rewrite itself is a real commit."""
+
+    def scrub(self, progress: object = None) -> None:
+        raise StoreFull(f"{self.location}: database or disk is full")
+
+
+def test_a_cleanup_that_fails_after_a_redaction_says_the_rewrite_is_committed_and_audited(
+    tmp_path: Path,
+) -> None:
+    """The cleanup's error went through the store's usual mapping, which says a full disk
+    rolled the transaction back: a person read "nothing was written" about a redaction that
+    was committed and audited. It now says what was done and what failed."""
+    from ryvem.application.forget import Actor
+    from ryvem.errors import CleanupIncomplete
+
+    repo = _DiskFillsDuringVacuum.open(tmp_path / "ryvem.db")
+    svc = Service(repo)
+    svc.write("task", "Rotate sk-live-0123456789", key="rotate")
+    svc.write("task", "Call ACME back", key="acme")
+    with pytest.raises(CleanupIncomplete) as caught:
+        svc.redact("sk-live-0123456789", reason="leak", actor=Actor("ana", "cli"))
+    [entry] = svc.audit()
+    assert caught.value.message == (
+        f"1 version(s) and 0 edge(s) were redacted and audited (audit {entry.id}), but "
+        f"cleaning the store's files failed: {repo.location}: database or disk is full; the "
+        "old text may remain in their free pages or write-ahead log until a later redaction "
+        "or purge that rewrites something cleans them")
+    assert svc.get("task/rotate").title == "Rotate [redacted]"
+    with pytest.raises(CleanupIncomplete, match=r"^1 version\(s\) and 0 edge\(s\) were purged"):
+        svc.purge("task/acme", reason="asked to")
+    assert svc.get("task/acme").erased == "purged" and len(svc.audit()) == 2
+    repo.close()

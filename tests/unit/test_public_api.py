@@ -10,8 +10,9 @@ from ryvem import errors
 from ryvem.errors import AmbiguousRef, InvalidInput, RyvemError
 
 EXPECTED = {
-    "AmbiguousRef", "BackendError", "BackendUnavailable", "Conflict", "IntegrityError",
-    "InvalidInput", "NotFound", "OperationalError", "RyvemError", "StoreFull", "StoreReadOnly",
+    "AmbiguousRef", "BackendError", "BackendUnavailable", "CleanupIncomplete", "Conflict",
+    "IntegrityError", "InvalidInput", "NotFound", "OperationalError", "RyvemError", "StoreFull",
+    "StoreReadOnly",
 }
 
 
@@ -49,6 +50,7 @@ def test_invalid_input_exits_2_and_everything_else_exits_1(name: str) -> None:
 def test_the_hierarchy_groups_backend_failures() -> None:
     """Operational and integrity failures are backend errors; the rest are not."""
     assert issubclass(errors.StoreFull, errors.OperationalError)
+    assert issubclass(errors.CleanupIncomplete, errors.OperationalError)
     assert issubclass(errors.StoreReadOnly, errors.OperationalError)
     assert issubclass(errors.BackendUnavailable, errors.OperationalError)
     assert issubclass(errors.OperationalError, errors.BackendError)

@@ -32,7 +32,13 @@ from ryvem.domain.redaction import (
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.timeutil import Clock
 from ryvem.domain.validation import check_text, one_line, validate_reason
-from ryvem.errors import BackendError, InvalidInput, StoreReadOnly
+from ryvem.errors import (
+    BackendError,
+    CleanupIncomplete,
+    InvalidInput,
+    RyvemError,
+    StoreReadOnly,
+)
 from ryvem.ports import Forgets, ForgetTx, GraphRepository, Progress, RequeuesVectors
 
 __all__ = [
@@ -242,8 +248,25 @@ def redact(
             raise
         return replace(looked, dry_run=False)
     if not dry_run and not report.found_nothing:  # nothing rewritten: nothing to clean
-        store.scrub(progress)
+        _clean(store, progress, report)
     return report
+
+
+def _clean(store: Forgets, progress: Progress | None, report: ForgetReport) -> None:
+    """Scrub the store's files after a committed rewrite. A failure there (a disk filling
+    up during VACUUM, a file made read-only, a busy log) must not read as "nothing was
+    written": the rewrite and its audit entry are committed, so the error says so."""
+    try:
+        store.scrub(progress)
+    except RyvemError as e:
+        done = "redacted" if report.action == "redact" else "purged"
+        entry = f" (audit {report.entry.id})" if report.entry is not None else ""
+        raise CleanupIncomplete(
+            f"{report.versions} version(s) and {report.edges} edge(s) were {done} and "
+            f"audited{entry}, but cleaning the store's files failed: {e.message}; the old "
+            "text may remain in their free pages or write-ahead log until a later redaction "
+            "or purge that rewrites something cleans them"
+        ) from e
 
 
 def purge(
@@ -295,7 +318,7 @@ def purge(
 
     report = store.forget(run)
     if not report.found_nothing:
-        store.scrub(progress)
+        _clean(store, progress, report)
     return report
 
 

@@ -1040,8 +1040,7 @@ class SqliteRepository:
             if time.monotonic() > deadline:
                 raise errors.OperationalError(
                     f"{self.location}: another process kept the write-ahead log busy for a "
-                    "minute, so old pages may remain in it; the content is rewritten: run the "
-                    "command again to finish the cleanup"
+                    "minute, so old pages may remain in it"
                 )
             time.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 0.25)
