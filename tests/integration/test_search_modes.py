@@ -104,6 +104,9 @@ def test_reindex_rebuilds_text_and_vectors(cli: Cli) -> None:
     assert (again["queued"], again["embedded"], again["pending"]) == (0, 0, 0)
     assert cli.json("search", "who is logged in", "--scope", "global")[0]["title"] == (
         "Keep sessions in signed cookies")
+    # --pending drains the whole queue: with --scope it embedded every scope's rows anyway
+    assert_fails(cli("reindex", "--pending", "--scope", "board:a"), 2,
+                 "--pending embeds every row waiting for vectors, whatever its scope")
 
 
 def test_a_store_embedded_by_the_older_model_says_to_reindex_in_one_line(
@@ -214,3 +217,13 @@ def test_mcp_search_takes_a_mode_and_returns_ranks(
                                as_of="2999-01-01")
         assert "current rows only" in message
         assert json.loads(json.dumps(found)) == found
+
+
+def test_the_library_refuses_a_scope_with_pending_only(tmp_path: Path) -> None:
+    """`Session.reindex(scope, pending_only=True)` embedded every scope's queued rows."""
+    import ryvem
+    from ryvem.errors import InvalidInput
+
+    with (ryvem.open_session(db=tmp_path / "x.db") as session,
+          pytest.raises(InvalidInput, match="pending_only embeds every queued row")):
+        session.reindex("board:zzz", pending_only=True)

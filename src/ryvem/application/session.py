@@ -42,6 +42,7 @@ from ryvem.application import workspace
 from ryvem.application.service import EdgeView, Service, WriteResult
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL, parse_scope, parse_scope_filter
+from ryvem.errors import InvalidInput
 from ryvem.ports import GraphRepository, RebuildsTextIndex, StoresVectors, WarmsUp
 
 if TYPE_CHECKING:
@@ -401,6 +402,9 @@ class Session:
         """Rebuild the lexical index and the vectors (of ``scope``: a scope or shape; None:
         every scope); ``pending_only`` only embeds what is queued. Progress is reported as
         ``(phase, done, total)`` with phase ``text`` or ``vectors``."""
+        if pending_only and scope is not None:  # the queue is drained whole
+            raise InvalidInput("pending_only embeds every queued row, whatever its scope; a "
+                               "scope re-embeds that scope's rows: give one of them")
         filt = parse_scope_filter(scope) if scope is not None else None
         repo = self.repo
         text_rows = None

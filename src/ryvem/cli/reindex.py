@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, graph, state
+from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, fail, graph, state
 from ryvem.cli.text import say
 
 __all__ = ["reindex"]
@@ -40,6 +40,9 @@ def reindex(
     """Rebuild the search indexes: full text, then vectors (with the local model)."""
     st = state(ctx)
     with errors_to_exit():
+        if pending and scope is not None:  # it embedded every scope's queue, silently
+            raise fail("--pending embeds every row waiting for vectors, whatever its scope; "
+                       "--scope re-embeds one scope: give one of them", 2)
         session = st.session()
         if sys.stderr.isatty() and not as_json:
             from rich.console import Console
