@@ -124,7 +124,7 @@ def open_session(
     backend: str | None = None,
     db: str | Path | None = None,
     read_only: bool = False,
-    cwd: Path | None = None,
+    cwd: str | Path | None = None,
     progress: IndexProgress | None = None,
     reading: bool = False,
     on_absent: Callable[[str], None] | None = None,

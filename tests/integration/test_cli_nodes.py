@@ -514,3 +514,20 @@ def test_a_too_short_redaction_names_force_and_a_semantic_search_of_the_past_nam
     r = cli("search", "x", "--mode", "semantic", "--as-of", "2999-01-01")
     assert_fails(r, 2, "current rows only")
     assert "--as-of" in r.err and "--mode lexical" in r.err and "as_of" not in r.err
+
+
+def test_the_library_takes_a_str_cwd_as_it_takes_a_str_db_and_kinds_none_as_no_filter(
+    tmp_path: Path,
+) -> None:
+    """`open_session(cwd="/tmp")` failed deep inside (`'str' object has no attribute
+    'absolute'`) on the first write, and `search(..., kinds=None)` with a TypeError."""
+    import ryvem
+
+    repo = tmp_path / "project"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    with ryvem.open_session(db=str(tmp_path / "x.db"), cwd=str(repo)) as session:
+        written = session.write("decision", "Cache in process", key="cache")
+        assert written.minted is not None and written.result.version.scope.startswith("repo:")
+        hits = session.search("cache", kinds=None, mode="lexical").hits
+        assert [h.hit.title for h in hits] == ["Cache in process"]

@@ -116,7 +116,7 @@ class Session:
         opener: Callable[[], GraphRepository],
         *,
         location: str = "",
-        cwd: Path | None = None,
+        cwd: str | Path | None = None,
         embedder: EmbedderLoader | None = None,
     ) -> None:
         self._opener = opener
@@ -124,7 +124,7 @@ class Session:
         self._open_lock = threading.Lock()
         self._mint_lock = threading.Lock()
         self.location = location
-        self.cwd = cwd
+        self.cwd = None if cwd is None else Path(cwd)  # a str too (as ``db`` takes one)
         self._embedder_loader = embedder or default_embedder
         self._embedder: Embedder | str | None = None
         self._embedder_lock = threading.Lock()
@@ -330,7 +330,7 @@ class Session:
         """
         svc = self.everywhere() if scope is not None or all_scopes else self.service()
         request = svc.search_request(
-            text, kinds=kinds, scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
+            text, kinds=kinds or (), scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
             known_at=known_at,
         )
         semantic_off = None if mode == "lexical" else self.semantic_off()
