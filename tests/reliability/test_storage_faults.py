@@ -255,3 +255,28 @@ def test_a_cleanup_that_fails_after_a_redaction_says_the_rewrite_is_committed_an
         svc.purge("task/acme", reason="asked to")
     assert svc.get("task/acme").erased == "purged" and len(svc.audit()) == 2
     repo.close()
+
+
+def test_a_store_deleted_under_an_open_handle_refuses_writes_instead_of_losing_them(
+    tmp_path: Path,
+) -> None:
+    """SQLite writes on into an unlinked file: a server whose store was deleted (or replaced
+    by a restore) reported every later write as done, and they vanished when it stopped.
+    Writes are refused now, in one line, until the store is opened anew."""
+    from ryvem.errors import BackendUnavailable
+
+    db = tmp_path / "data" / "dev.db"
+    repo = SqliteRepository.open(db)
+    svc = Service(repo)
+    svc.write("decision", "Before", key="before")
+    for p in db.parent.iterdir():
+        p.unlink()
+    with pytest.raises(BackendUnavailable) as caught:
+        svc.write("decision", "After", key="after")
+    assert caught.value.message == (
+        f"{db} was deleted or replaced after this process opened it; nothing was written: "
+        "start again to open the store at that path anew")
+    repo.close()
+    replaced = SqliteRepository.open(db)  # a new store there: the handle on it writes
+    Service(replaced).write("decision", "Anew", key="anew")
+    replaced.close()

@@ -477,6 +477,15 @@ def _insert_edges(conn: sqlite3.Connection, edges: Sequence[Edge], *, ignore: bo
     return conn.total_changes - before
 
 
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) of the file at ``path`` now; None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def _refuse_a_file_as_folder(path: Path) -> None:
     """A store to create below a file (``RYVEM_DATA_DIR`` naming a file): one line that says
     so (it read "cannot open …/dev.db: File exists")."""
@@ -560,6 +569,8 @@ class SqliteRepository:
         self._postings: Any = None
         self._postings_all: Any = None
         self._postings_off = importlib.util.find_spec("numpy") is None
+        self._file_id: tuple[int, int] | None = None  # (device, inode) of the file opened
+        self._file_at = path
 
     # --- lifecycle ----------------------------------------------------------------------
     @classmethod
@@ -613,6 +624,8 @@ class SqliteRepository:
             raise from_sqlite(e, where) from e
         repo = cls(conn, path)
         repo._connect_searcher = connect
+        repo._file_id = _file_id(path.absolute())
+        repo._file_at = path.absolute()  # a later chdir must not move it
         repo.read_only_reason = unwritable or ("opened read-only" if read_only else None)
         read_only = repo.read_only_reason is not None
         try:
@@ -915,6 +928,14 @@ class SqliteRepository:
             raise errors.StoreReadOnly(
                 f"cannot write {self.location}: {self.read_only_reason}; nothing was written "
                 "(reads still work)"
+            )
+        if self._file_id is not None and _file_id(self._file_at) != self._file_id:
+            # SQLite writes on into the open, unlinked file: every write would be lost when
+            # the process ends, while each one reported success (a store deleted or
+            # replaced under a running server).
+            raise errors.BackendUnavailable(
+                f"{self.location} was deleted or replaced after this process opened it; "
+                "nothing was written: start again to open the store at that path anew"
             )
         conn = self._conn
 
