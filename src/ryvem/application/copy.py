@@ -34,7 +34,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ryvem.application.forget import text_changed
 from ryvem.domain.model import Edge, Identity, NodeVersion, Stats
@@ -255,22 +255,14 @@ def _preflight(source: GraphRepository, target: GraphRepository, batch: int) -> 
             held_v = there.get(v.id)
             if held_v is not None and held_v.content != _version_digest(v, targets):
                 _forgotten_version(plan, v, targets, held_v)
-            if v.key is None:
-                continue
-            identity = (v.kind, v.key, v.scope)
-            other = nodes.get(identity)
-            if other is None:
-                continue
-            if v.valid_to is None and other != v.id:
-                clashing.setdefault(identity, False)
-            elif v.valid_to is not None and other == v.id:
-                clashing[identity] = True
-    for (kind, key, scope), earlier in clashing.items():
-        plan.clashes.append(
-            f"the source's earlier version of {kind} {key!r} in {scope} as current (the "
-            "source changed it since)" if earlier else
-            f"a current {kind} {key!r} in {scope} under another id than the source's"
-        )
+            if v.key is not None:
+                identity = (v.kind, v.key, v.scope)
+                _clash(clashing, identity, v.id, v.valid_to is None, nodes.get(identity))
+    plan.clashes += [
+        _contradiction(f"version of {kind} {key!r} in {scope}", f"{kind} {key!r} in {scope}",
+                       earlier)
+        for (kind, key, scope), earlier in clashing.items()
+    ]
     joined: dict[tuple[str, str, str], bool] = {}
     for edges in source.iter_edges(batch):
         for e in edges:
@@ -278,20 +270,35 @@ def _preflight(source: GraphRepository, target: GraphRepository, batch: int) -> 
             if held_e is not None and held_e.data != e.data:
                 _forgotten_edge(plan, e, held_e)
             pair = (e.src, e.dst, e.rel)
-            other = links.get(pair)
-            if other is None:
-                continue
-            if e.valid_to is None and other != e.id:
-                joined.setdefault(pair, False)
-            elif e.valid_to is not None and other == e.id:
-                joined[pair] = True
-    for (_, _, rel), earlier in joined.items():
-        plan.clashes.append(
-            f"the source's earlier {rel} edge between two nodes as current (the source "
-            "changed it since)" if earlier else
-            f"a current {rel} edge between the same two nodes under another id than the source's"
-        )
+            _clash(joined, pair, e.id, e.valid_to is None, links.get(pair))
+    plan.clashes += [
+        _contradiction(f"{rel} edge between two nodes", f"{rel} edge between the same two nodes",
+                       earlier)
+        for (_, _, rel), earlier in joined.items()
+    ]
     return plan
+
+
+def _contradiction(earlier_row: str, current_row: str, earlier: bool) -> str:
+    """One refusal phrase (see :func:`_clash`)."""
+    if earlier:
+        return f"the source's earlier {earlier_row} as current (the source changed it since)"
+    return f"a current {current_row} under another id than the source's"
+
+
+_K = TypeVar("_K")
+
+
+def _clash(seen: dict[_K, bool], key: _K, row: str, current: bool, held: str | None) -> None:
+    """Note whether the target's current row for ``key`` (``held``) contradicts a source
+    row: the source's current row under another id (False), or a row the source closed
+    since, still current in the target (True: "the source changed it since")."""
+    if held is None:
+        return
+    if current and held != row:
+        seen.setdefault(key, False)
+    elif not current and held == row:
+        seen[key] = True
 
 
 def _forgotten_version(
