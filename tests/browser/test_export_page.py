@@ -371,3 +371,32 @@ def test_the_page_says_when_each_version_held_and_what_was_erased_and_a_snapshot
     assert snap.inner_text("#snapshot") == "snapshot · as of 2026-01-20 00:00:00Z"
     assert snap.inner_text("#t-label") == "as of 2026-01-20 00:00:00Z"
     assert snap.title().endswith("· as of 2026-01-20T00:00:00.000000Z")
+
+
+@pytest.mark.parametrize("renderer", ["", "#r=canvas"])
+def test_history_draws_a_retired_ghost_grey_and_a_superseded_one_in_its_kinds_colour(
+    open_page: Any, tmp_path: Path, renderer: str
+) -> None:
+    """The sweep found both ghosts drawn alike (the same faded kind colour): a person could
+    tell a dropped fact from a revised one only by opening each. A retired version's ghost is
+    now the muted grey; a superseded one keeps its kind's colour. Both renderers."""
+    repo = SqliteRepository.open(tmp_path / "r.db")
+    try:
+        svc = Service(repo)
+        old = svc.write("task", "Queue in SQLite", key="queue").id
+        svc.write("task", "Queue in Postgres", key="queue")
+        dropped = svc.write("task", "Add Redis", key="redis").id
+        svc.retire("task/redis", reason="no Redis")
+        path = write_export(svc, tmp_path / "g.html")
+    finally:
+        repo.close()
+    page = open_page(path.as_uri() + renderer).page
+    page.check("#history")
+    next_frame(page)
+
+    def chroma(version_id: str) -> int:
+        r, g, b = pixel(page, version_id)[:3]
+        return max(r, g, b) - min(r, g, b)
+
+    assert chroma(dropped) < 12, pixel(page, dropped)  # grey, blended with the background
+    assert chroma(old) > 25, pixel(page, old)  # the task kind's hue, faded

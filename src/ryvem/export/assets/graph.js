@@ -527,9 +527,13 @@
   function buildStyles() {
     var rgb = new Map();
     kinds.forEach(function (k) { var c = kindHsl(k); rgb.set(kindIdx.get(k), hslToRgb(c[0], c[1], c[2])); });
-    var dim = matches !== null;
+    var dim = matches !== null, m = parseColor(colors.muted);
+    // A retired version's ghost is drawn in the muted grey, a superseded one's in its kind's
+    // colour: History told them apart only in the panel.
+    var grey = [Math.round(255 * m[0]), Math.round(255 * m[1]), Math.round(255 * m[2])];
     for (var i = 0; i < N; i++) {
-      var c = rgb.get(nKind[i]), lit = !dim || matches.has(i);
+      var retired = !live[i] && nU[i] !== Infinity && status(i) === "retired";
+      var c = retired ? grey : rgb.get(nKind[i]), lit = !dim || matches.has(i);
       styleBuf[4 * i] = c[0]; styleBuf[4 * i + 1] = c[1]; styleBuf[4 * i + 2] = c[2];
       styleBuf[4 * i + 3] = Math.round(255 * (lit ? 1 : 0.12) * (live[i] ? 1 : 0.4));
     }
@@ -687,23 +691,25 @@
     stroke(0, liveN, colors.edge, false);
     stroke(nEdgeLive, ghostN, colors["ghost-edge"], true);
     drawnEdges = liveN + ghostN;
-    // nodes, grouped by colour and alpha
+    // nodes, grouped by colour and alpha (styleBuf: the WebGL path's colours, a retired
+    // ghost's grey included)
     var groups = new Map();
     for (var j = 0; j < nVis; j++) {
-      var i = visList[j], key = nKind[i] * 1024 + styleBuf[4 * i + 3];
+      var i = visList[j], b = 4 * i;
+      var key = ((styleBuf[b] << 16) | (styleBuf[b + 1] << 8) | styleBuf[b + 2]) * 256 + styleBuf[b + 3];
       var g = groups.get(key);
       if (!g) groups.set(key, g = []);
       g.push(i);
     }
     groups.forEach(function (list, key) {
-      var k = S[Math.floor(key / 1024)];
+      var rgb = Math.floor(key / 256);
       ctx.beginPath();
       for (var q = 0; q < list.length; q++) {
         var n = list[q], x = pos[2 * n], y = pos[2 * n + 1], r = rad[n];
         if (r * view.k < 1.5) { r = 1.5 * px; ctx.rect(x - r, y - r, 2 * r, 2 * r); } else { ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); }
       }
-      ctx.globalAlpha = (key % 1024) / 255;
-      ctx.fillStyle = kindColor(k);
+      ctx.globalAlpha = (key % 256) / 255;
+      ctx.fillStyle = "rgb(" + (rgb >> 16) + ", " + ((rgb >> 8) & 255) + ", " + (rgb & 255) + ")";
       ctx.fill();
     });
     ctx.globalAlpha = 1;
