@@ -145,7 +145,6 @@ def import_history(
     seen = [i for i, c in enumerate(log) if c.id in store.commits]
     todo = log[seen[-1] + 1 :] if seen else log
     summary.commits_known = len(log) - len(todo)
-    written: dict[str, NodeVersion] = {}
     if progress is not None:
         progress(0, len(todo))
     if seen:  # the newest imported commit's deletes, in case a stop cut in before them
@@ -153,7 +152,7 @@ def import_history(
         _finish_deletes(service, log[seen[-1]], position, kind, sc)
     with folder.blob_reader(limit=MAX_PAGE_FILE_BYTES) as read_blob:
         for n, commit in enumerate(todo, 1):
-            _apply_commit(service, summary, store, commit, read_blob, kind, sc, written,
+            _apply_commit(service, summary, store, commit, read_blob, kind, sc,
                           title_from)
             summary.commits += 1
             if progress is not None:
@@ -165,15 +164,11 @@ def import_history(
             "parent, a rebased date): their versions "
             "start after those instead; their git data keeps the commit dates"
         )))
-    present = _import_working_tree(
-        service, summary, folder, base, kind, sc, retire_missing, written, title_from
-    )
     # Links as the plain import counts them: of every page the vault holds now, not only of
     # those this run wrote (a run that changed nothing said "0 resolved").
-    count_links(service, summary, [
-        v for batch in service.iter_graph() for v, _ in batch
-        if v.is_current and v.kind == kind and v.scope == sc and v.key in present
-    ])
+    count_links(service, summary, _import_working_tree(
+        service, summary, folder, base, kind, sc, retire_missing, title_from
+    ))
     return summary
 
 
@@ -231,7 +226,6 @@ def _apply_commit(
     read_blob: Callable[[str], bytes],
     kind: str,
     scope: str,
-    written: dict[str, NodeVersion],
     title_from: str,
 ) -> None:
     """One commit: its pages' new versions in one transaction, then its deletes."""
@@ -285,7 +279,6 @@ def _apply_commit(
         setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
         v = result.version
         if v.key is not None:
-            written[v.key] = v
             store.latest[v.key] = max(store.latest.get(v.key, 0), v.valid_from)
         if result.outcome == "renamed" and node.renamed_from is not None:
             # The old key's node left it then: a page written there later starts after that.
@@ -299,10 +292,7 @@ def _apply_commit(
         when = max(at, current.valid_from + 1)
         _retire_at(service, current, f"{DELETED_IN} {commit.id}", when)
         store.latest[key] = when
-        written.pop(key, None)
         summary.retired += 1
-    for key in moved:  # its latest time stays (set above): a new page there starts after it
-        written.pop(key, None)
 
 
 def _import_working_tree(
@@ -313,11 +303,10 @@ def _import_working_tree(
     kind: str,
     scope: str,
     retire_missing: bool,
-    written: dict[str, NodeVersion],
     title_from: str,
-) -> set[str]:
+) -> list[NodeVersion]:
     """Pages whose file differs from HEAD are written now; gone ones retire if asked. The
-    keys of the pages the working tree holds."""
+    current versions of the pages the working tree holds (one scan serves both)."""
     head = {page_key(path): blob for path, blob in folder.head_blobs().items()}
     unread: list[str] = []
     duplicates: list[str] = []
@@ -347,18 +336,14 @@ def _import_working_tree(
         ]
         for result in service.write_many(nodes):
             setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
-            if result.outcome != "unchanged" and result.version.key is not None:
-                written[result.version.key] = result.version
         summary.working_tree += len(nodes)
     present = {key for key, _ in files}
+    pages = [v for batch in service.iter_graph() for v, _ in batch
+             if v.is_current and v.kind == kind and v.scope == scope]
     if retire_missing:
-        gone = [
-            v for batch in service.iter_graph() for v, _ in batch
-            if v.is_current and v.kind == kind and v.scope == scope and v.key not in present
-            and not (v.key or "").startswith(tuple(unread))  # unknown, not gone
-        ]
+        gone = [v for v in pages if v.key not in present
+                and not (v.key or "").startswith(tuple(unread))]  # unknown, not gone
         for version in gone:
             service.retire(version.id, reason="its file is no longer in the vault")
-            written.pop(version.key or "", None)
             summary.retired += 1
-    return present
+    return [v for v in pages if v.key in present]
