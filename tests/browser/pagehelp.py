@@ -27,10 +27,18 @@ def hook(page: Any, expr: str, *args: Any) -> Any:
 
 
 def click_node(page: Any, version_id: str) -> None:
-    """Click a node where the canvas draws it."""
+    """Click a node where the canvas draws it, once the layout has come to rest.
+
+    A toggle just before (History, a kind filter) reheats the layout; reading a node's place
+    while it still moves and clicking there a moment later could miss it (a CI run did). The
+    click is then checked to have selected that node, so a miss fails here and says so.
+    """
+    wait_until(page, "() => window.__ryvem.settled()")
     pos = hook(page, "screenPos", version_id)
     assert pos is not None, f"{version_id} is not drawn"
     page.mouse.click(pos["x"], pos["y"])
+    picked = page.evaluate("() => window.__ryvem.selected()")
+    assert picked == version_id, f"clicked {version_id} at {pos}, selected {picked}"
 
 
 def next_frame(page: Any) -> None:
