@@ -200,6 +200,29 @@ def test_uncommitted_changes_import_as_now_and_only_once(
     assert cli.json("stats") == stats
 
 
+def test_a_draft_thrown_away_and_a_file_brought_back_are_the_graphs_now_on_the_next_run(
+    repo: tuple[Repo, list[str]], cli: Cli
+) -> None:
+    """A sweep found the working tree compared with HEAD, not with the graph: a draft an
+    earlier run wrote stayed current after `git checkout -- plan.md`, and a page retired
+    while its file was gone stayed retired when the file came back ("0 pages differ from
+    HEAD"). After a run the graph's now is the folder's."""
+    r, _ = repo
+    r.write("plan.md", "# Plan\n\nA draft nobody committed.\n")
+    (r.root / "beta.md").unlink()
+    cli.ok("import", str(r.root), "--git-history", "--retire-missing")
+    assert cli.json("get", "page/plan")["body"] == "# Plan\n\nA draft nobody committed.\n"
+    assert cli.json("get", "page/beta")["retired_reason"] == "its file is no longer in the vault"
+    r.git("checkout", "-q", "--", "plan.md", "beta.md")
+    again = cli.json("import", str(r.root), "--git-history", "--retire-missing")
+    assert again["git"]["working_tree"] == 2 and again["retired"] == 0
+    assert cli.json("get", "page/plan")["body"] == PLAN[2]
+    beta = cli.json("get", "page/beta")
+    assert (beta["body"], beta["retired_reason"]) == ("# Beta\n", None)
+    idle = cli.json("import", str(r.root), "--git-history", "--retire-missing")
+    assert (idle["created"], idle["superseded"], idle["retired"]) == (0, 0, 0)
+
+
 def test_a_vault_in_a_sub_folder_sees_only_its_own_files(tmp_path: Path, cli: Cli) -> None:
     """Keys are relative to DIR; commits that touched nothing below it are not counted."""
     r = Repo(tmp_path / "project")

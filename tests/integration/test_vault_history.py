@@ -125,6 +125,37 @@ def test_commits_in_one_second_and_merged_branches_keep_one_forward_line(
 
 
 @pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_a_commit_dated_before_its_parent_is_placed_after_it_so_the_past_reads_as_git_shows_it(
+    service: Service, tmp_path: Path
+) -> None:
+    """A sweep found a commit dated before its parent placed only after its own page's
+    latest version: as of the parent's time the graph showed the later commit's text, which
+    `git show parent:p.md` does not. It is now placed after the commit before it, in one
+    run and across runs, and the run says some commits were moved."""
+    r = Repo(tmp_path / "vault")
+    r.write("p.md", "# P\n\none\n")
+    r.commit("one", DAYS[0])
+    r.write("q.md", "# Q\n")
+    r.commit("q arrives", DAYS[2])
+    r.write("p.md", "# P\n\ntwo, from a skewed clock\n")
+    r.commit("skewed", DAYS[1])
+    summary = import_history(service, r.root)
+    assert any("dated before" in p.message for p in summary.problems), summary.problems
+    assert service.get("page/p", as_of=DAYS[2]).body == "# P\n\none\n"
+    assert [v.valid_from for v in service.history("page/p")] == [
+        parse_time(DAYS[0]), parse_time(DAYS[2]) + 1]
+    # The same across runs: the line goes on after the newest commit imported.
+    r.write("q.md", "# Q\n\nlater\n")
+    r.commit("q again", "2024-03-20T09:00:00Z")
+    import_history(service, r.root)
+    r.write("p.md", "# P\n\nthree, skewed again\n")
+    r.commit("skewed again", DAYS[0])
+    import_history(service, r.root)
+    assert service.get("page/p", as_of="2024-03-20T09:00:00Z").body.endswith("skewed clock\n")
+    assert service.history("page/p")[-1].valid_from == parse_time("2024-03-20T09:00:00Z") + 1
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
 def test_a_stop_between_a_commits_writes_and_its_deletes_is_finished_by_the_next_run(
     service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,13 +8,18 @@ commit that deletes a page retires it at that time; a rename git reports (``-M``
 node, whose history then spans both keys. Commits already imported are skipped: the newest
 commit any version of the scope's pages names is where the next run starts, so running it
 again adds only commits made since. Last, the working tree is imported as now: a page whose
-file differs from HEAD (edited, untracked, or ignored) is written with the import's usual
-rules (:mod:`ryvem.application.vault`) at the present time, and with ``retire_missing`` a page
-whose file is gone is retired now.
+current version is not the one the last commit touching its file wrote (its file edited,
+untracked or ignored; an earlier run's draft since thrown away; a page retired while its file
+was gone, now back) is written from its file with the import's usual rules
+(:mod:`ryvem.application.vault`) at the present time, and with ``retire_missing`` a page whose
+file is gone is retired now. So after a run the graph's now is the folder's, whatever HEAD
+holds.
 
-Valid times only move forward for a page: a commit dated before the page's latest version
-(clock skew, a rebased date) is placed a microsecond after it; the real date stays in the
-version's ``git`` data. The git part (running ``git``, parsing its output) is
+Valid times only move forward, along the first-parent line and for each page: a commit dated
+before its parent (clock skew, a rebased date) is placed a microsecond after the commit
+before it, and after the page's latest version; the real date stays in the version's ``git``
+data. So the graph as of a commit's placed time reads as ``git show <commit>:<path>``.
+The git part (running ``git``, parsing its output) is
 :mod:`ryvem.gitlog`.
 """
 
@@ -81,12 +86,15 @@ class _Store:
 
     commits: set[str]
     latest: dict[str, int]
-    moved_forward: int = 0  # commits dated before versions their pages already had
+    placed: dict[str, int]  # a commit -> the valid time its versions and retires were given
+    last: int = 0  # the time the previous commit on the line was placed at
+    moved_forward: int = 0  # commits dated before their parent or their pages' versions
 
 
 def _read_store(service: Service, kind: str, scope: str) -> _Store:
     commits: set[str] = set()
     latest: dict[str, int] = {}
+    placed: dict[str, int] = {}
     for batch in service.iter_graph():
         for v, _ in batch:
             if v.kind != kind or v.scope != scope or v.key is None:
@@ -94,10 +102,34 @@ def _read_store(service: Service, kind: str, scope: str) -> _Store:
             git = v.data.get(GIT_KEY)
             if isinstance(git, dict) and isinstance(git.get("commit"), str):
                 commits.add(git["commit"])
+                placed[git["commit"]] = max(placed.get(git["commit"], 0), v.valid_from)
             if v.retired_reason is not None and (m := _DELETED.match(v.retired_reason)):
                 commits.add(m.group(1))
+                placed[m.group(1)] = max(placed.get(m.group(1), 0), v.valid_to or 0)
             latest[v.key] = max(latest.get(v.key, 0), v.valid_from, v.valid_to or 0)
-    return _Store(commits, latest)
+    return _Store(commits, latest, placed)
+
+
+def _git_commit(version: NodeVersion | None) -> str | None:
+    """The commit a version was written from (None: not from the history)."""
+    git = None if version is None else version.data.get(GIT_KEY)
+    commit = git.get("commit") if isinstance(git, dict) else None
+    return commit if isinstance(commit, str) else None
+
+
+def _last_writes(log: Sequence[Commit]) -> dict[str, str]:
+    """Each page key the line ends with -> the last commit that wrote it."""
+    last: dict[str, str] = {}
+    for commit in log:
+        writes, deletes = _changes(commit)
+        for _, old in writes.values():
+            if old is not None and old not in writes:
+                last.pop(old, None)
+        for key in deletes:
+            if key not in writes:
+                last.pop(key, None)
+        last.update((key, commit.id) for key in writes)
+    return last
 
 
 def _provenance(commit: Commit) -> dict[str, Any]:
@@ -144,6 +176,8 @@ def import_history(
     store = _read_store(service, kind, sc)
     seen = [i for i, c in enumerate(log) if c.id in store.commits]
     todo = log[seen[-1] + 1 :] if seen else log
+    if seen:  # the line goes on after the newest commit imported
+        store.last = store.placed.get(log[seen[-1]].id, 0)
     summary.commits_known = len(log) - len(todo)
     if progress is not None:
         progress(0, len(todo))
@@ -167,7 +201,7 @@ def import_history(
     # Links as the plain import counts them: of every page the vault holds now, not only of
     # those this run wrote (a run that changed nothing said "0 resolved").
     count_links(service, summary, _import_working_tree(
-        service, summary, folder, base, kind, sc, retire_missing, title_from
+        service, summary, folder, base, kind, sc, retire_missing, title_from, _last_writes(log)
     ))
     return summary
 
@@ -234,10 +268,11 @@ def _apply_commit(
     # A commit dated in the future (a skewed clock) is placed now: ryvem records what was
     # true up to now.
     at = min(commit.time * 1_000_000, service.clock.now())
-    floor = max([at - 1, *(store.latest.get(k, 0) for k in [*writes, *renamed_from])])
+    floor = max([at - 1, store.last, *(store.latest.get(k, 0) for k in [*writes, *renamed_from])])
     if floor >= at + 1_000_000:
         store.moved_forward += 1
     at = max(at, floor + 1)
+    store.last = at
     nodes: list[NewNode] = []
     for key, (change, old) in sorted(writes.items()):
         shown = key + ".md"
@@ -304,10 +339,14 @@ def _import_working_tree(
     scope: str,
     retire_missing: bool,
     title_from: str,
+    last_writes: dict[str, str],
 ) -> list[NodeVersion]:
-    """Pages whose file differs from HEAD are written now; gone ones retire if asked. The
-    current versions of the pages the working tree holds (one scan serves both)."""
+    """Pages whose current version is not their file's at HEAD (as the last commit writing
+    it left it), or whose file differs from HEAD, are written now; gone ones retire if asked.
+    The current versions of the pages the working tree holds (one scan serves both)."""
     head = {page_key(path): blob for path, blob in folder.head_blobs().items()}
+    current = {v.key: v for batch in service.iter_graph() for v, _ in batch
+               if v.is_current and v.kind == kind and v.scope == scope and v.key is not None}
     unread: list[str] = []
     duplicates: list[str] = []
     try:
@@ -319,7 +358,8 @@ def _import_working_tree(
     changed: list[tuple[str, Path]] = []
     for key, path in files:
         blob = head.get(key + ".md")
-        if blob is not None and not path.is_symlink():
+        at_head = key in last_writes and _git_commit(current.get(key)) == last_writes[key]
+        if blob is not None and at_head and not path.is_symlink():
             try:  # a file over the page limit is not read here: prepare_page reports it
                 same = path.stat().st_size <= MAX_PAGE_FILE_BYTES and git_blob_id(
                     path.read_bytes(), folder.object_format) == blob
@@ -336,10 +376,11 @@ def _import_working_tree(
         ]
         for result in service.write_many(nodes):
             setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
+            if result.version.key is not None:
+                current[result.version.key] = result.version
         summary.working_tree += len(nodes)
     present = {key for key, _ in files}
-    pages = [v for batch in service.iter_graph() for v, _ in batch
-             if v.is_current and v.kind == kind and v.scope == scope]
+    pages = list(current.values())
     if retire_missing:
         gone = [v for v in pages if v.key not in present
                 and not (v.key or "").startswith(tuple(unread))]  # unknown, not gone

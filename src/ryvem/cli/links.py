@@ -417,8 +417,8 @@ def _print_summary(s: ImportSummary) -> None:
     if s.commits is not None:
         say(
             f"imported {s.commits} commits from {s.root} into {s.scope} "
-            f"({s.commits_known} imported before; {s.working_tree} pages differ from HEAD "
-            "and were imported as now)"
+            f"({s.commits_known} imported before; {s.working_tree} pages written from "
+            "the working tree as now)"
         )
         say(
             f"versions: {s.created} created, {s.superseded} superseded, {s.renamed} renamed, "
