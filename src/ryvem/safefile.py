@@ -8,6 +8,10 @@ The rules, checked on the path itself (``lstat``, so a symlink is seen as one):
   never replaces one (``--out /dev/stdout`` must not replace the system's link). Give the
   link's target instead;
 * a **folder**, **device**, FIFO or socket is refused;
+* an existing file is replaced only when it is empty or a page ryvem wrote (its head holds
+  the page's ``generator`` mark, :data:`OWN_MARK`): ``--out`` naming the store's own
+  database, a note or any other file of the user's is refused, never replaced (a sweep
+  replaced a store with a page that way, exit 0);
 * a missing file or an existing regular file is written as a temporary file beside it
   (``O_EXCL``; mode 0600 for a new file, since a page holds every body of the store, which
   is 0600 too, and the replaced file's own mode otherwise), flushed, and renamed over the
@@ -32,11 +36,16 @@ from pathlib import Path
 
 from ryvem.errors import InvalidInput, RyvemError
 
-__all__ = ["OutsideRoot", "TooLarge", "check_target", "read_inside", "write_atomic"]
+__all__ = ["OWN_MARK", "OutsideRoot", "TooLarge", "check_target", "read_inside", "write_atomic"]
+
+OWN_MARK = b'<meta name="generator" content="ryvem graph export">'
+"""What every page ryvem writes carries in its first kilobyte (the page template's head)."""
+_HEAD = 1024
 
 
-def check_target(path: Path) -> None:
-    """Refuse a path that is not a missing file or an existing regular file."""
+def check_target(path: Path, own: bytes | None = OWN_MARK) -> None:
+    """Refuse a path that is not a missing file, an empty file, or a file ``own`` marks as
+    one ryvem wrote (``own=None``: any regular file)."""
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -54,6 +63,18 @@ def check_target(path: Path) -> None:
     if not stat.S_ISREG(mode):
         raise InvalidInput(
             f"{path} is a device or special file; give the path of a regular file"
+        )
+    if own is None or st.st_size == 0:
+        return
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_HEAD)
+    except OSError as e:
+        raise RyvemError(f"cannot read {path}: {e.strerror or e}") from None
+    if own not in head:
+        raise InvalidInput(
+            f"{path} exists and is not a page ryvem exported; ryvem never replaces another "
+            "file (give a new path, or move that file away first)"
         )
 
 

@@ -61,11 +61,12 @@ def test_an_export_is_as_private_as_the_store_and_a_replaced_page_keeps_its_mode
     assert first.code == 0, first.err
     assert (mode_of(data), mode_of(data / "graph.html")) == (0o700, 0o600)
     shared = tmp_path / "shared.html"
-    shared.write_text("old")
+    shared.write_bytes((data / "graph.html").read_bytes())  # a page exported before
     shared.chmod(0o640)
+    old = shared.stat().st_ino
     again = run_ryvem("graph", "export", "--out", str(shared), cwd=tmp_path, data_dir=data)
     assert again.code == 0, again.err
-    assert mode_of(shared) == 0o640 and shared.read_text() != "old"
+    assert mode_of(shared) == 0o640 and shared.stat().st_ino != old  # replaced, mode kept
     deep = tmp_path / "new" / "pages" / "graph.html"
     made = run_ryvem("graph", "export", "--out", str(deep), cwd=tmp_path, data_dir=data)
     assert made.code == 0, made.err

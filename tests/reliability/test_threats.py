@@ -113,11 +113,13 @@ def test_export_refuses_a_folder_device_or_special_file_with_one_line(
 def test_export_writes_a_regular_file_atomically_and_json_names_it(
     cli: Cli, tmp_path: Path
 ) -> None:
-    """An existing regular file is replaced whole; --json prints the path (README: every verb)."""
-    (tmp_path / "g.html").write_text("old")
+    """A page exported before is replaced whole; --json prints the path (README: every verb)."""
+    cli.ok("export", "--out", "g.html")
+    cli.ok("put", "task", "--title", "Written after the first export", "--key", "later")
     got = cli.json("export", "--out", "g.html")
     assert got == {"type": "export", "path": str((tmp_path / "g.html").resolve()), "scope": "*"}
     assert (tmp_path / "g.html").read_text().startswith("<!DOCTYPE html>")
+    assert "Written after the first export" in (tmp_path / "g.html").read_text()
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["g.html"]
 
 

@@ -73,6 +73,35 @@ def test_a_bad_scope_is_one_error_line_and_exit_2(data_dir: Path, tmp_path: Path
     assert not (data_dir / "graph.html").exists()
 
 
+def test_out_never_replaces_the_store_or_a_file_ryvem_did_not_export(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """A sweep ran `export --out data/dev.db`: the store was replaced by a page, exit 0, and
+    every later command said "file is not a database". Only a missing or empty file, or a
+    page ryvem exported, is written; anything else is one line, exit 2, and left as it was."""
+    store = data_dir / "dev.db"
+    notes = tmp_path / "notes.md"
+    notes.write_text("# My notes\n", encoding="utf-8")
+    for target in (store, notes):
+        before = target.read_bytes()
+        r = run(data_dir, tmp_path, "--out", str(target))
+        assert r.returncode == 2 and r.stdout == "", r
+        assert r.stderr == (f"error: {target.resolve()} exists and is not a page ryvem "
+                            "exported; ryvem never replaces another file (give a new path, "
+                            "or move that file away first)\n")
+        assert target.read_bytes() == before
+    repo = SqliteRepository.open(store)  # still the store
+    try:
+        assert Service(repo).get("page/g").title == "Global page"
+    finally:
+        repo.close()
+    page, empty = tmp_path / "page.html", tmp_path / "empty.html"
+    empty.touch()
+    for target in (page, page, empty):  # new, a page it exported, an empty file
+        assert run(data_dir, tmp_path, "--out", str(target)).returncode == 0
+    assert "Global page" in empty.read_text(encoding="utf-8")
+
+
 def test_open_without_a_browser_says_so_and_still_succeeds(
     data_dir: Path, tmp_path: Path
 ) -> None:

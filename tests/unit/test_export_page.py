@@ -182,10 +182,13 @@ def test_writing_replaces_the_file_atomically_and_leaves_no_temporary_file(
     """The target is replaced whole, readable by others, and nothing else is left behind."""
     out = tmp_path / "deep" / "er" / "graph.html"
     out.parent.mkdir(parents=True)
-    out.write_text("old")
+    write_export(svc, out)
+    out.chmod(0o644)
+    svc.write("task", "Written after the first export", key="later")
     path = write_export(svc, out)
     assert path == out.resolve()
     assert path.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert "Written after the first export" in path.read_text(encoding="utf-8")
     assert sorted(p.name for p in out.parent.iterdir()) == ["graph.html"]
     assert path.stat().st_mode & 0o044 == 0o044
 
