@@ -346,13 +346,17 @@ class Forgets(Protocol):
     may; with ``dry_run`` it runs ``fn`` in a transaction that only reads and is never
     committed (so it works on a store opened read-only, and ``fn`` must call no rewrite);
     ``scrub`` then removes what the store's files still hold of the old content (SQLite:
-    free pages, the WAL, the full-text index's old segments); ``audit`` lists what was
-    forgotten, newest first.
+    free pages, the WAL, the full-text index's old segments); ``cleanup_pending`` says a
+    ``forget`` that rewrote something committed and no ``scrub`` has completed since (one
+    that failed: a busy log, a full disk), so the next redaction or purge scrubs even when it
+    finds nothing to rewrite; ``audit`` lists what was forgotten, newest first.
     """
 
     def forget(self, fn: Callable[[ForgetTx], T], *, dry_run: bool = False) -> T: ...
 
     def scrub(self, progress: Progress | None = None) -> None: ...
+
+    def cleanup_pending(self) -> bool: ...
 
     def audit(self) -> list[AuditEntry]: ...
 

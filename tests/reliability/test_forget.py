@@ -392,8 +392,7 @@ def test_redacting_a_text_no_row_holds_says_so_in_one_line_exits_0_and_changes_n
     r = ryvem("graph", "redact", gone, "--reason", "rotation sweep", cwd=tmp_path)
     assert (r.code, r.err) == (0, ""), r.err
     assert r.out.splitlines() == [
-        "nothing in global holds that text; nothing was changed (--all-scopes looks in every "
-        "scope)"]
+        "nothing in global holds that text; nothing was changed; no other scope holds it"]
     r = ryvem("graph", "redact", "-", "--all-scopes", "--json", cwd=tmp_path,
               input=gone.encode())
     assert (r.code, r.err) == (0, ""), r.err
@@ -402,6 +401,48 @@ def test_redacting_a_text_no_row_holds_says_so_in_one_line_exits_0_and_changes_n
             report["audit"]) == (False, 0, 0, [], None)
     assert {p.name: p.read_bytes() for p in data.iterdir()} == before
     assert ryvem("graph", "audit", "--json", cwd=tmp_path).out.strip() == "[]"
+
+
+def test_a_secret_in_the_reason_a_number_or_another_scope_is_not_left_behind_unsaid(
+    tmp_path: Path,
+) -> None:
+    """A sweep found three ways a redaction said a text was gone while the file held it: the
+    reason pasted the token ("remove ghp_… leaked") into the audit, kept forever; a card
+    number in `data` (a JSON number, not a string) was never rewritten; and a redaction of
+    one scope said nothing of another scope holding the same token. The reason is recorded
+    redacted, a number holding the text becomes "[redacted]", and the other scopes' count is
+    said."""
+    card = "4111111111111111"
+    for args in (
+        ["put", "note", "--key", "card", "--title", "customer", "--data",
+         json.dumps({"card": int(card), "pin": 98765432, "ok": True})],
+        ["put", "note", "--key", "x", "--title", "x"],
+        ["link", "note/x", "note/card", "--rel", "about", "--data",
+         json.dumps({"acct": int(card) + 1, "n": 7})],
+        ["put", "note", "--key", "tok", "--title", f"has {SECRET}"],
+        ["put", "note", "--key", "tok", "--title", f"has {SECRET}", "--scope", "board:other"],
+    ):
+        r = ryvem("graph", *args, cwd=tmp_path)
+        assert r.code == 0, r.err
+    data = tmp_path / "data"
+    r = ryvem("graph", "redact", SECRET, "--reason", f"remove {SECRET} leaked", cwd=tmp_path)
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[-1] == (
+        "1 version or edge in another scope still holds it: --all-scopes redacts it everywhere")
+    [entry] = json.loads(ryvem("graph", "audit", "--json", cwd=tmp_path).out)
+    assert entry["reason"] == f"remove {REDACTED} leaked"
+    again = json.loads(ryvem("graph", "redact", SECRET, "--all-scopes", "--json",
+                             cwd=tmp_path).out)
+    assert (again["versions"], "elsewhere" in again) == (1, False)
+    assert files_holding(data, SECRET) == []
+    r = ryvem("graph", "redact", "41111111111", "--reason", "card numbers", "--all-scopes",
+              cwd=tmp_path)
+    assert r.code == 0 and r.out.startswith("redacted 1 version of 1 node and the data of 1 "
+                                            "edge"), (r.out, r.err)
+    got = json.loads(ryvem("graph", "get", "note/card", "--json", cwd=tmp_path).out)
+    assert got["data"] == {"card": REDACTED, "pin": 98765432, "ok": True}
+    # (the edge's number, 4111111111111112, holds it too: no file keeps either)
+    assert all(card[:11].encode() not in p.read_bytes() for p in data.iterdir() if p.is_file())
 
 
 @pytest.mark.parametrize(

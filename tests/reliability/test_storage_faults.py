@@ -9,6 +9,7 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -225,8 +226,12 @@ class _DiskFillsDuringVacuum(SqliteRepository):
     """A store whose cleanup after a rewrite fails as a full disk makes VACUUM fail (it
     needs about a second copy of the file): the rewrite itself is a real commit."""
 
-    def scrub(self, progress: object = None) -> None:
-        raise StoreFull(f"{self.location}: database or disk is full")
+    full = True
+
+    def scrub(self, progress: Any = None) -> None:
+        if self.full:
+            raise StoreFull(f"{self.location}: database or disk is full")
+        super().scrub(progress)
 
 
 def test_a_cleanup_that_fails_after_a_redaction_says_the_rewrite_is_committed_and_audited(
@@ -248,12 +253,22 @@ def test_a_cleanup_that_fails_after_a_redaction_says_the_rewrite_is_committed_an
     assert caught.value.message == (
         f"1 version(s) and 0 edge(s) were redacted and audited (audit {entry.id}), but "
         f"cleaning the store's files failed: {repo.location}: database or disk is full; the "
-        "old text may remain in their free pages or write-ahead log until a later redaction "
-        "or purge that rewrites something cleans them")
+        "old text may remain in their free pages or write-ahead log: run the same command "
+        "again to finish (it cleans them even when nothing is left to rewrite)")
     assert svc.get("task/rotate").title == "Rotate [redacted]"
     with pytest.raises(CleanupIncomplete, match=r"^1 version\(s\) and 0 edge\(s\) were purged"):
         svc.purge("task/acme", reason="asked to")
     assert svc.get("task/acme").erased == "purged" and len(svc.audit()) == 2
+    # Running it again finishes the cleanup, though nothing is left to rewrite (a sweep found
+    # the re-run said "nothing was changed" with the text still in the file). Still failing,
+    # it says so; once the disk has room, it cleans, audits nothing, and is done.
+    assert repo.cleanup_pending()
+    with pytest.raises(CleanupIncomplete, match=r"^nothing held the text any more, but clean"):
+        svc.redact("sk-live-0123456789", reason="again", actor=Actor("ana", "cli"))
+    repo.full = False
+    assert svc.redact("sk-live-0123456789", reason="again").found_nothing
+    assert not repo.cleanup_pending() and len(svc.audit()) == 2
+    assert svc.purge("task/acme", reason="again").found_nothing  # nothing pending: no scrub
     repo.close()
 
 

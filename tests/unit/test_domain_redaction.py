@@ -102,3 +102,15 @@ def test_short_text_is_allowed_with_force_and_hostile_text_is_just_text() -> Non
     assert check_redaction_text("4711", force=True) == "4711"
     for text in (r".*[a]+$(x|y)", '"quoted"', "nul\x00byte!", "x" * 1_000_000):
         assert check_redaction_text(text) == text
+
+
+def test_a_number_holding_the_text_becomes_the_marker_whole_and_other_values_stay() -> None:
+    """A card number stored as a JSON number was never rewritten (only strings were): the
+    redaction said nothing held it while the file did. A number whose JSON form holds the
+    text becomes the string marker whole; booleans, nulls and other numbers stay."""
+    data = {"card": 4111111111111111, "amount": 12.5, "pins": [98765432, 1], "ok": True,
+            "none": None, "rate": 4111111111.25}
+    out, n = redact_data(data, "41111111")
+    assert out == {"card": REDACTED, "amount": 12.5, "pins": [98765432, 1], "ok": True,
+                   "none": None, "rate": REDACTED}
+    assert n == 2

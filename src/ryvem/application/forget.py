@@ -26,10 +26,11 @@ from ryvem.domain.redaction import (
     check_redaction_text,
     purge_version,
     redact_edge_data,
+    redact_text,
     redact_version,
     skeleton_hit,
 )
-from ryvem.domain.scopes import ScopeFilter
+from ryvem.domain.scopes import ALL_SCOPES, ScopeFilter
 from ryvem.domain.timeutil import Clock
 from ryvem.domain.validation import check_text, one_line, validate_reason
 from ryvem.errors import (
@@ -113,6 +114,9 @@ class ForgetReport:
     nodes: list[NodeCount]
     entry: AuditEntry | None
     changed: tuple[str, ...] = field(default=())  # the version ids whose text changed
+    # A redaction of one scope or shape: versions and edges outside it that hold the text
+    # (after it, or — dry — besides what it would rewrite). None: every scope was looked at.
+    elsewhere: int | None = None
 
     @property
     def found_nothing(self) -> bool:
@@ -129,6 +133,7 @@ class ForgetReport:
             "edges": self.edges,
             "nodes": [n.record() for n in self.nodes],
             "audit": None if self.entry is None else self.entry.record(),
+            **({} if self.elsewhere is None else {"elsewhere": self.elsewhere}),
         }
 
 
@@ -187,11 +192,18 @@ def redact(
     scope, which a redaction cannot change (the message names those nodes: purge them).
     ``dry_run`` counts what would change and changes nothing (no audit entry either).
     When no version nor edge in ``scope`` holds ``text`` nothing is written either — no audit
-    entry, no cleanup of the store's files — and the report counts 0 with no entry (see
-    :attr:`ForgetReport.found_nothing`): a text already gone is not an error.
+    entry — and the report counts 0 with no entry (see :attr:`ForgetReport.found_nothing`): a
+    text already gone is not an error. The store's files are cleaned either way, so running
+    a redaction again finishes a cleanup an earlier one could not (:class:`CleanupIncomplete`).
+
+    ``text`` in the ``reason`` is redacted too: the audit trail is kept forever, and an agent
+    explaining itself pastes the very token ("remove ghp_… leaked"). A redaction of one scope
+    or shape counts what other scopes still hold (:attr:`ForgetReport.elsewhere`).
     """
     text = check_redaction_text(text, force=force)
     reason = validate_reason(reason)
+    if reason is not None:
+        reason = redact_text(reason, text)[0]
     actor = actor or Actor.os_user()
     clock = clock or Clock()
     store = _forgets(repo)
@@ -246,10 +258,31 @@ def redact(
         looked = store.forget(lambda tx: run(tx, True), dry_run=True)
         if not looked.found_nothing:
             raise
-        return replace(looked, dry_run=False)
-    if not dry_run and not report.found_nothing:  # nothing rewritten: nothing to clean
-        _clean(store, progress, report)
-    return report
+        return replace(looked, dry_run=False, elsewhere=_elsewhere(store, text, scope))
+    if not dry_run and (not report.found_nothing or store.cleanup_pending()):
+        _clean(store, progress, report)  # found nothing: an earlier run's, not finished
+    return replace(report, elsewhere=_elsewhere(store, text, scope))
+
+
+def _elsewhere(store: Forgets, text: str, scope: ScopeFilter) -> int | None:
+    """Versions and edges outside ``scope`` whose content holds ``text`` (None: ``scope``
+    is every scope)."""
+    if scope.is_all:
+        return None
+
+    def count(tx: ForgetTx) -> int:
+        inside = {e.id for e in tx.edges_containing(text, scope)}
+        versions = sum(
+            1 for v, t in tx.versions_containing(text, ALL_SCOPES)
+            if not scope.matches(v.scope) and redact_version(v, t, text) is not None
+        )
+        edges = sum(
+            1 for e in tx.edges_containing(text, ALL_SCOPES)
+            if e.id not in inside and redact_edge_data(e, text)[1]
+        )
+        return versions + edges
+
+    return store.forget(count, dry_run=True)
 
 
 def _clean(store: Forgets, progress: Progress | None, report: ForgetReport) -> None:
@@ -261,11 +294,16 @@ def _clean(store: Forgets, progress: Progress | None, report: ForgetReport) -> N
     except RyvemError as e:
         done = "redacted" if report.action == "redact" else "purged"
         entry = f" (audit {report.entry.id})" if report.entry is not None else ""
-        raise CleanupIncomplete(
+        what = (
+            ("nothing held the text any more" if report.action == "redact"
+             else "the node was purged already") if report.found_nothing else
             f"{report.versions} version(s) and {report.edges} edge(s) were {done} and "
-            f"audited{entry}, but cleaning the store's files failed: {e.message}; the old "
-            "text may remain in their free pages or write-ahead log until a later redaction "
-            "or purge that rewrites something cleans them"
+            f"audited{entry}"
+        )
+        raise CleanupIncomplete(
+            f"{what}, but cleaning the store's files failed: {e.message}; the old text may "
+            "remain in their free pages or write-ahead log: run the same command again to "
+            "finish (it cleans them even when nothing is left to rewrite)"
         ) from e
 
 
@@ -317,8 +355,8 @@ def purge(
                             entry, changed)
 
     report = store.forget(run)
-    if not report.found_nothing:
-        _clean(store, progress, report)
+    if not report.found_nothing or store.cleanup_pending():
+        _clean(store, progress, report)  # purged already: an earlier run's, not finished
     return report
 
 

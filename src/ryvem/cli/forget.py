@@ -97,8 +97,8 @@ def _plural(n: int, word: str) -> str:
 def _summary(r: ForgetReport) -> list[str]:
     if r.action == "redact" and r.found_nothing:
         where = "any scope" if r.scope == "*" else r.scope
-        hint = "" if r.scope == "*" else " (--all-scopes looks in every scope)"
-        return [f"nothing in {where} holds that text; nothing was changed{hint}"]
+        return ["; ".join([f"nothing in {where} holds that text", "nothing was changed",
+                           *_elsewhere(r)])]
     verb = "would redact" if r.dry_run else "redacted"
     if r.action == "purge":
         verb = "purged"
@@ -114,7 +114,20 @@ def _summary(r: ForgetReport) -> list[str]:
     lines = [head]
     lines += [f"  {n.ref:<{width}}  {_plural(n.versions, 'version')}"
               + ("" if n.scope == r.scope else f"  ({n.scope})") for n in r.nodes]
-    return lines
+    return lines + _elsewhere(r)
+
+
+def _elsewhere(r: ForgetReport) -> list[str]:
+    """What other scopes hold of the text, when the redaction looked at one scope or shape."""
+    if r.elsewhere is None:
+        return []
+    if not r.elsewhere:
+        return ["no other scope holds it"]
+    if r.elsewhere == 1:
+        held = "1 version or edge in another scope still holds it"
+    else:
+        held = f"{r.elsewhere} versions or edges in other scopes still hold it"
+    return [f"{held}: --all-scopes redacts it everywhere"]
 
 
 @graph.command("redact")

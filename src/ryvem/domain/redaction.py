@@ -5,7 +5,8 @@ never the skeleton (id, entity, kind, key, scope, window, supersede chain):
 
 * **redact** TEXT: every occurrence of TEXT (literal, case-sensitive: no pattern, no
   folding) becomes ``[redacted]`` in a version's title, body, retire reason and data (string
-  values and object keys at any depth), and in its link targets, which are derived again
+  values and object keys at any depth; a number whose JSON form holds TEXT becomes the
+  string ``[redacted]``), and in its link targets, which are derived again
   from the redacted body and data (:func:`redact_version`); in an edge, in its data's strings.
 * **purge** a node: every version's title becomes ``[purged]``, its body and data empty, its
   link targets none, its retire reason (when it had one) ``[purged]``; its edges' data ``{}``.
@@ -16,6 +17,7 @@ earlier redaction), so every face can say the text there is not what was written
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -107,9 +109,15 @@ def redact_text(value: str, text: str) -> tuple[str, int]:
 
 
 def redact_data(value: Any, text: str) -> tuple[Any, int]:
-    """A JSON value with ``text`` redacted in every string, object keys included."""
+    """A JSON value with ``text`` redacted in every string, object keys included, and in
+    every number whose JSON form holds it: that number becomes the string ``[redacted]``
+    whole (a card number or an account id is data too; half a number would state a wrong
+    one)."""
     if isinstance(value, str):
         return redact_text(value, text)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        written = json.dumps(value)
+        return (REDACTED, written.count(text)) if text in written else (value, 0)
     if isinstance(value, list):
         out_list = []
         total = 0

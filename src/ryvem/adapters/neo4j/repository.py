@@ -1010,6 +1010,9 @@ class Neo4jRepository:
         if progress is not None:
             progress("done", 1, 1)
 
+    def cleanup_pending(self) -> bool:
+        return False  # no cleanup a client can run is ever left half done (see scrub)
+
     def audit(self) -> list[AuditEntry]:
         return [
             AuditEntry.model_construct(**r["entry"]) for r in self._read("forget_audit")

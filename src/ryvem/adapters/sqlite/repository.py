@@ -993,6 +993,7 @@ class SqliteRepository:
             if tx.rewrote:
                 conn.execute(_sql("forget_rebuild_fts"))
                 conn.execute(_sql("forget_rebuild_fts_all"))
+                conn.execute(_sql("forget_mark_cleanup"))
             conn.execute(_sql("forget_close_pass"))
             return result
 
@@ -1043,9 +1044,17 @@ class SqliteRepository:
                     conn.set_progress_handler(None, 0)
                     conn.execute("PRAGMA temp_store = DEFAULT")
                 report("vacuum", ticks, ticks)
+                self._retry_busy(lambda: conn.execute(_sql("forget_cleanup_done")))
                 self._checkpoint()
             except sqlite3.Error as e:
                 raise from_sqlite(e, self.location) from e
+
+    def cleanup_pending(self) -> bool:
+        try:
+            with self._lock:
+                return bool(self._conn.execute(_sql("forget_cleanup_pending")).fetchone()[0])
+        except sqlite3.Error as e:
+            raise from_sqlite(e, self.location) from e
 
     def _checkpoint(self) -> None:
         """``wal_checkpoint(TRUNCATE)`` until it completes (another process's reader or
