@@ -721,8 +721,11 @@ def test_memory_redact_removes_a_secret_the_agent_wrote_and_the_audit_names_the_
         s.ok("memory_write", kind="task", key="ci", title="CI", body="token in the vault",
              data={"old": SECRET})
         s.ok("memory_write", kind="task", key="keep", title="Keep", body="nothing secret")
+        page = s.ok("graph_export", out="before.html")
         out = s.ok("memory_redact", text=SECRET, reason="pasted a token")
         assert (out["versions"], out["edges"]) == (2, 0)
+        # The page the server exported before still holds the token: the agent is told.
+        assert out["stale_exports"] == [page]
         assert out["nodes"] == [{"ref": "task/ci", "entity": out["nodes"][0]["entity"],
                                  "kind": "task", "key": "ci", "scope": "global", "versions": 2}]
         assert out["audit"]["who"] == "claude-code-test" and out["audit"]["via"] == "mcp"

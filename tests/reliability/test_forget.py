@@ -445,6 +445,37 @@ def test_a_secret_in_the_reason_a_number_or_another_scope_is_not_left_behind_uns
     assert all(card[:11].encode() not in p.read_bytes() for p in data.iterdir() if p.is_file())
 
 
+def test_a_forgetting_names_the_pages_ryvem_exported_into_its_own_folder_that_still_hold_it(
+    tmp_path: Path,
+) -> None:
+    """A sweep found `graph export` (written into the data dir by default) kept the secret
+    after a redaction, with no word: a page is a file the store cannot rewrite, but ryvem put
+    it there. Each such page is named on stderr; a page the user wrote elsewhere with --out
+    is theirs, and a page without the text (or, for a purge, not drawing the node) is not
+    named."""
+    assert ryvem("graph", "put", "note", "--key", "n", "--title", "t", "--body",
+                 f"secret {SECRET}", cwd=tmp_path).code == 0
+    assert ryvem("graph", "put", "note", "--key", "m", "--title", "m", cwd=tmp_path).code == 0
+    assert ryvem("graph", "export", cwd=tmp_path).code == 0  # data/graph.html
+    assert ryvem("graph", "export", "--out", "mine.html", cwd=tmp_path).code == 0
+    page = (tmp_path / "data" / "graph.html").resolve()
+    r = ryvem("graph", "redact", SECRET, cwd=tmp_path)
+    assert r.code == 0 and r.err == (
+        f"warning: {page} was exported before this redaction and still holds the text: "
+        "export again or delete it\n"), r.err
+    # A purge names the pages that draw the node: here the page shows one other scope only.
+    assert ryvem("graph", "put", "note", "--key", "b", "--title", "b", "--scope", "board:b",
+                 cwd=tmp_path).code == 0
+    assert ryvem("graph", "export", "--scope", "board:b", cwd=tmp_path).code == 0
+    r = ryvem("graph", "purge", "note/n", cwd=tmp_path)
+    assert r.code == 0 and r.err == "", r.err
+    assert ryvem("graph", "export", cwd=tmp_path).code == 0
+    r = ryvem("graph", "purge", "note/m", cwd=tmp_path)
+    assert r.code == 0 and r.err == (
+        f"warning: {page} was exported before this purge and may still hold the node's "
+        "content: export again or delete it\n"), r.err
+
+
 @pytest.mark.parametrize(
     ("args", "stdin", "fragment"),
     [

@@ -15,8 +15,12 @@ outside the rows (semantic vectors) is dropped or re-queued there.
 from __future__ import annotations
 
 import getpass
-from collections.abc import Sequence
+import html
+import json
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
 
 from ryvem.domain.ids import new_id
@@ -41,6 +45,7 @@ from ryvem.errors import (
     StoreReadOnly,
 )
 from ryvem.ports import Forgets, ForgetTx, GraphRepository, Progress, RequeuesVectors
+from ryvem.safefile import OWN_MARK
 
 __all__ = [
     "Actor",
@@ -370,3 +375,50 @@ def _purged(v: NodeVersion, targets: tuple[str, ...]) -> bool:
 def audit(repo: GraphRepository) -> list[AuditEntry]:
     """Every redaction and purge, newest first."""
     return _forgets(repo).audit()
+
+
+EXPORT_DIR_ENV = "RYVEM_EXPORT_DIR"
+
+
+def export_folder(data_dir: Path, chosen: str | Path | None = None) -> Path:
+    """Where the MCP server's ``graph_export`` writes: ``chosen`` (``ryvem-mcp
+    --export-dir``), else $RYVEM_EXPORT_DIR, else ``data_dir/exports``; absolute."""
+    if chosen is None or str(chosen) == "":
+        chosen = os.environ.get(EXPORT_DIR_ENV) or data_dir / "exports"
+    return Path(chosen).expanduser().absolute()
+
+
+def export_folders(data_dir: Path, chosen: str | Path | None = None) -> list[Path]:
+    """The folders ryvem writes pages into by itself: the data dir (``graph export``'s
+    default ``graph.html``) and the MCP server's export folder (:func:`export_folder`)."""
+    return list(dict.fromkeys([data_dir.expanduser().absolute(),
+                               export_folder(data_dir, chosen)]))
+
+
+def stale_exports(
+    folders: Iterable[Path], text: str | None = None, ids: Sequence[str] = ()
+) -> list[Path]:
+    """The pages ryvem exported into ``folders`` (its own: ``graph.html`` in the data dir and
+    the MCP export folder; never a path a user chose) that a forgetting cannot reach: those
+    holding ``text`` (as written, JSON- or HTML-escaped: a redaction) or one of the version
+    ``ids`` (the page draws them: a purge). Only read."""
+    needles = set() if text is None else {
+        text, json.dumps(text, ensure_ascii=False)[1:-1], json.dumps(text)[1:-1],
+        html.escape(text)}
+    forms = sorted(n.encode("utf-8") for n in needles | set(ids))
+    found: list[Path] = []
+    for folder in folders:
+        try:
+            pages = sorted(folder.glob("*.html")) if folder.is_dir() else []
+        except OSError:
+            continue
+        for page in pages:
+            try:
+                if page.is_symlink() or not page.is_file():
+                    continue
+                data = page.read_bytes()
+            except OSError:
+                continue
+            if OWN_MARK in data[:1024] and any(f in data for f in forms):
+                found.append(page)
+    return found

@@ -19,11 +19,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ryvem.application.forget import Actor, ForgetReport
+from ryvem.application.forget import Actor, ForgetReport, export_folders, stale_exports
 from ryvem.cli.common import (
     JsonOpt,
     ScopeOpt,
     ScopeShapeOpt,
+    State,
     echo_json,
     errors_to_exit,
     fail,
@@ -130,6 +131,20 @@ def _elsewhere(r: ForgetReport) -> list[str]:
     return [f"{held}: --all-scopes redacts it everywhere"]
 
 
+def _warn_stale_exports(st: State, report: ForgetReport, text: str | None) -> None:
+    """A warning on stderr for each page ryvem exported into its own folders that this
+    forgetting cannot reach (a redaction: pages holding the text; a purge: pages drawing the
+    node). Pages a user wrote elsewhere with --out are theirs to know about."""
+    if report.dry_run or report.found_nothing:
+        return
+    done = "redaction" if report.action == "redact" else "purge"
+    held = "still holds the text" if text is not None else "may still hold the node's content"
+    folders = export_folders(st.settings().data_dir)
+    for page in stale_exports(folders, text, () if text is not None else report.changed):
+        say(f"warning: {page} was exported before this {done} and {held}: export again "
+            "or delete it", err=True)
+
+
 @graph.command("redact")
 def redact(
     ctx: typer.Context,
@@ -173,6 +188,7 @@ def redact(
         else:
             for line in _summary(report):
                 say(line)
+        _warn_stale_exports(st, report, value)
 
 
 @graph.command("purge")
@@ -206,6 +222,7 @@ def purge(
             say(f"purged {node}: {_plural(report.versions, 'version')} and the data of "
                 f"{_plural(report.edges, 'edge')}"
                 + (f" (audit {report.entry.id})" if report.entry is not None else ""))
+        _warn_stale_exports(st, report, None)
 
 
 @graph.command("audit")

@@ -18,11 +18,11 @@ under that name is refused too.
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ryvem.application.forget import EXPORT_DIR_ENV, export_folder
 from ryvem.domain.validation import LINE_UNSAFE, check_text
 from ryvem.errors import InvalidInput
 
@@ -35,7 +35,6 @@ __all__ = [
     "unknown_arguments",
 ]
 
-EXPORT_DIR_ENV = "RYVEM_EXPORT_DIR"
 MAX_NAME_CHARS = 255
 
 
@@ -69,12 +68,8 @@ def unknown_message(names: list[str], schema: Mapping[str, Any] | None = None) -
 
 
 def export_dir(data_dir: Path, chosen: str | Path | None = None) -> Path:
-    """The export folder: ``chosen`` (the server's flag), else $RYVEM_EXPORT_DIR, else
-    ``data_dir/exports``; absolute."""
-    if chosen is None or str(chosen) == "":
-        env = os.environ.get(EXPORT_DIR_ENV)
-        chosen = env if env else data_dir / "exports"
-    return Path(chosen).expanduser().absolute()
+    """The export folder (:func:`ryvem.application.forget.export_folder`)."""
+    return export_folder(data_dir, chosen)
 
 
 def export_name(out: object) -> str:

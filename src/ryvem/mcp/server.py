@@ -37,7 +37,7 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from pydantic import Field, ValidationError
 
 from ryvem import __version__
-from ryvem.application.forget import Actor
+from ryvem.application.forget import Actor, ForgetReport, export_folders, stale_exports
 from ryvem.application.search import PastSemanticSearch
 from ryvem.application.session import SMALL_BACKLOG, Session
 from ryvem.backends import BACKEND_NAMES, open_session
@@ -738,7 +738,18 @@ def memory_redact(
     all_scopes = scope == "*"
     report = svc.redact(text, scope=None if all_scopes else scope, all_scopes=all_scopes,
                         reason=reason, actor=actor)
-    return _ok(report.record())
+    return _ok(_with_stale_exports(served, report, text))
+
+
+def _with_stale_exports(served: Served, report: ForgetReport, text: str | None) -> dict[str, Any]:
+    """The report's record, with ``stale_exports``: the pages ryvem exported into its own
+    folders that this forgetting cannot reach (see ``application.forget.stale_exports``)."""
+    record = report.record()
+    if not report.found_nothing:
+        folders = export_folders(Settings.from_env().data_dir, served.export_folder)
+        ids = () if text is not None else report.changed
+        record["stale_exports"] = [str(p) for p in stale_exports(folders, text, ids)]
+    return record
 
 
 def memory_purge(
@@ -752,7 +763,8 @@ def memory_purge(
 ) -> CallToolResult:
     _named({"ref": ref})
     actor = _client(ctx) if ctx is not None else Actor.of("unknown MCP client", "mcp")
-    return _ok(served.session.service(scope).purge(ref, reason=reason, actor=actor).record())
+    report = served.session.service(scope).purge(ref, reason=reason, actor=actor)
+    return _ok(_with_stale_exports(served, report, None))
 
 
 _PURGE_TOOL = _Tool(
