@@ -114,3 +114,33 @@ def test_a_number_holding_the_text_becomes_the_marker_whole_and_other_values_sta
     assert out == {"card": REDACTED, "amount": 12.5, "pins": [98765432, 1], "ok": True,
                    "none": None, "rate": REDACTED}
     assert n == 2
+
+
+@given(st.text(min_size=0, max_size=40), st.text(min_size=8, max_size=12),
+       st.text(min_size=8, max_size=12))
+def test_a_second_redaction_reads_as_redacted_further_and_the_first_does_not(
+    base: str, first: str, second: str
+) -> None:
+    """What copy relies on to bring a second redaction across: redacting more of a text
+    that was redacted once is "further"; going back is not, unless nothing changed."""
+    from ryvem.domain.redaction import _text_redacted_further as further
+
+    text = f"{first} {base} {second}!"
+    if REDACTED in text or "[" in first + second or first in REDACTED or second in REDACTED:
+        return  # (check_redaction_text refuses a TEXT inside the marker)
+    once, _ = redact_text(text, first)
+    twice, n = redact_text(once, second)
+    assert further(text, once) and further(once, once)
+    assert further(once, twice) and further(text, twice)
+    if n:
+        assert not further(twice, once)
+
+
+def test_two_different_redactions_are_neither_further_than_the_other() -> None:
+    text = "token sk-AAAA1111 and password hunter2-BBBB"
+    a, _ = redact_text(text, "sk-AAAA1111")
+    b, _ = redact_text(text, "hunter2-BBBB")
+    from ryvem.domain.redaction import _text_redacted_further as further
+
+    assert not further(a, b) and not further(b, a)
+    assert not further(text, "token [redacted] and password hunter2-BBBB, edited")

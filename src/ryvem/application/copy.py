@@ -24,8 +24,11 @@ emptied or holding more ``[redacted]`` marks) is rewritten in the target to the 
 content, in the transaction that appends the source's audit entries, and the target's files
 are then scrubbed — a copy used to skip such rows by id and still append the audit entry,
 so the target kept the secret while its trail said it was gone. A row the target forgot is
-left as it is: a copy never brings forgotten text back. One row redacted differently on the
-two sides refuses the copy whole.
+left as it is: a copy never brings forgotten text back. A row both sides redacted is
+rewritten when the source's is the target's with more of it redacted (a second redaction in
+the source since the last copy: :func:`~ryvem.domain.redaction.redacted_further`), kept when
+the target's is the source's with more redacted, and otherwise (each side redacted something
+the other did not) refuses the copy whole.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from typing import Any, Literal, TypeVar
 
 from ryvem.application.forget import text_changed
 from ryvem.domain.model import Edge, Identity, NodeVersion, Stats
-from ryvem.domain.redaction import REDACTED, Rewritten
+from ryvem.domain.redaction import REDACTED, Rewritten, redacted_further
 from ryvem.errors import Conflict, InvalidInput
 from ryvem.ports import Forgets, ForgetTx, GraphRepository
 
@@ -144,9 +147,9 @@ def copy_graph(
     if plan.split:
         more = f" and {len(plan.split) - 1} more" if len(plan.split) > 1 else ""
         raise Conflict(
-            f"nothing was copied: {plan.split[0]}{more} was redacted differently in "
-            f"{source.backend} and in {target.backend}, and a copy never brings redacted text "
-            "back: redact the same texts on both sides, then copy again"
+            f"nothing was copied: {plan.split[0]}{more} was redacted differently in the "
+            f"source ({source.backend}) and in the target ({target.backend}), and a copy never "
+            "brings redacted text back: redact the same texts on both sides, then copy again"
         )
     before = source.stats()
     total_versions = before.current_rows + before.superseded_rows + before.retired_rows
@@ -202,11 +205,13 @@ class _Plan:
 @dataclass(frozen=True, slots=True)
 class _Held:
     """A target version as the checks keep it: its content's digest, its title and body's,
-    and its ``erased`` mark."""
+    its ``erased`` mark, and, redacted, the version itself (to tell a later redaction in the
+    source from a different one)."""
 
     content: bytes
     text: bytes
     erased: str | None
+    redacted: NodeVersion | None = None
 
 
 def _digest(*content: Any) -> bytes:
@@ -239,7 +244,8 @@ def _preflight(source: GraphRepository, target: GraphRepository, batch: int) -> 
     there: dict[str, _Held] = {}  # digests, not rows: a large target is read whole
     for rows in target.iter_versions(batch):
         for v, targets in rows:
-            there[v.id] = _Held(_version_digest(v, targets), _digest(v.title, v.body), v.erased)
+            there[v.id] = _Held(_version_digest(v, targets), _digest(v.title, v.body), v.erased,
+                                v if v.erased == "redacted" else None)
             if v.valid_to is None and v.key is not None:
                 nodes[(v.kind, v.key, v.scope)] = v.id
     links: dict[tuple[str, str, str], str] = {}
@@ -309,8 +315,13 @@ def _forgotten_version(
         plan.kept += 1  # the target forgot it (or holds what no side says it forgot)
         return
     if held.erased == "redacted" and v.erased == "redacted":
-        plan.split.append(f"{v.kind} {v.entity}")  # by id: a key can hold the secret
-        return
+        assert held.redacted is not None
+        if redacted_further(v, held.redacted):
+            plan.kept += 1  # the target redacted more of it: its own forgetting stays
+            return
+        if not redacted_further(held.redacted, v):  # each side redacted something else
+            plan.split.append(f"{v.kind} {v.entity}")  # by id: a key can hold the secret
+            return
     plan.versions.append(Rewritten(
         id=v.id, title=v.title, body=v.body, data=v.data, retired_reason=v.retired_reason,
         erased=v.erased, targets=targets, occurrences=0,

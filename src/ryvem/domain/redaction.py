@@ -38,6 +38,7 @@ __all__ = [
     "redact_edge_data",
     "redact_text",
     "redact_version",
+    "redacted_further",
     "skeleton_hit",
 ]
 
@@ -212,3 +213,39 @@ def redact_edge_data(e: Edge, text: str) -> tuple[dict[str, Any], int]:
     data, n = redact_data(e.data, text)
     assert isinstance(data, dict)
     return data, n
+
+
+def _text_redacted_further(before: str, after: str) -> bool:
+    """Whether ``after`` is ``before`` with some spans (one character or more each) replaced
+    by ``[redacted]``, and nothing else changed. Linear: the literal pieces between
+    ``after``'s markers are found in ``before`` in order, each as early as it can be (which
+    leaves the most room for the rest); a marker ``before`` already had matches a marker."""
+    if REDACTED not in after:
+        return after == before
+    first, *middle, last = after.split(REDACTED)
+    end = len(before) - len(last)
+    if not before.startswith(first) or not before.endswith(last) or end <= len(first):
+        return False
+    pos = len(first)
+    for piece in middle:
+        at = before.find(piece, pos + 1)  # at least one character gone before it
+        if at < 0:
+            return False
+        pos = at + len(piece)
+    return pos < end  # and at least one before the last piece
+
+
+def redacted_further(before: NodeVersion, after: NodeVersion) -> bool:
+    """Whether ``after`` is ``before`` with more of its text redacted (title, body, retire
+    reason and data, as JSON text) and nothing else changed: what a later redaction in
+    another store made of the same version. A row each side redacted differently is not."""
+    pairs = [
+        (before.title, after.title),
+        (before.body, after.body),
+        (before.retired_reason or "", after.retired_reason or ""),
+        (json.dumps(before.data, ensure_ascii=False, sort_keys=True),
+         json.dumps(after.data, ensure_ascii=False, sort_keys=True)),
+    ]
+    return (before.retired_reason is None) == (after.retired_reason is None) and all(
+        _text_redacted_further(b, a) for b, a in pairs
+    )

@@ -105,8 +105,8 @@ class CopyingContract(ContractBase):
         audit entry: the rows were skipped by id, so the target kept the secret while its
         trail said it was gone. Now a copy rewrites them as the source holds them, in one
         transaction with the entries, and the target's files no longer hold the text; what
-        the target forgot on its own is never overwritten; one row redacted differently on
-        each side refuses the copy whole."""
+        the target forgot on its own is never overwritten; a second redaction in the source
+        reaches it; one row redacted differently on each side refuses the copy whole."""
         svc = Service(repo)
         fill(svc)
         svc.write("task", "Rotate sk-live-0123456789 today", key="rotate", scope="global",
@@ -136,6 +136,17 @@ class CopyingContract(ContractBase):
             assert [e.data for e in edges(lite)] == [e.data for e in edges(repo)]
             assert isinstance(lite, Forgets) and len(lite.audit()) == 4
             assert copy_graph(repo, lite, batch=5).versions_forgotten == 0  # nothing left
+            # A second redaction in the source of a row both redacted reaches the target (a
+            # sweep found it refused as "redacted differently", the target keeping the text);
+            # one the target makes further on its own is kept.
+            svc.redact("leaked; see", scope="global", reason="a second pass")
+            third = copy_graph(repo, lite, batch=5)
+            assert (third.versions_forgotten, third.kept_forgotten) == (1, 1), third
+            body = [v.body for v, _ in versions(lite) if v.key == "rotate"]
+            assert body == ["The token [redacted] [redacted] [[cache]]."]
+            Service(lite).redact("The token", scope="global", reason="the target, further")
+            fourth = copy_graph(repo, lite, batch=5)
+            assert (fourth.versions_forgotten, fourth.kept_forgotten) == (0, 2), fourth
             svc.redact("Own words", scope="global", reason="now the source too")
             before = versions(lite), edges(lite), lite.audit()
             with pytest.raises(Conflict, match=r"^nothing was copied: note [0-9a-f]{24} was "
