@@ -223,3 +223,21 @@ def test_a_committed_page_over_9_mib_is_reported_and_skipped_without_being_read(
     [problem] = [p for p in again.problems if p.path == "small.md"]
     assert f"over {limit} bytes" in problem.message and again.skipped == 1
     assert [v.title for v in service.history("page/small")] == ["small"]
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_a_committed_file_name_that_is_not_utf8_is_named_as_such_and_skipped(
+    service: Service, tmp_path: Path
+) -> None:
+    """A sweep read "caf\\udce9.md: title contains a lone surrogate": the problem is the file
+    name. It says so, with the commit, and the other pages import."""
+    r = Repo(tmp_path / "vault")
+    r.write("ok.md", "# OK\n")
+    (r.root / os.fsdecode(b"caf\xe9.md")).write_text("# Cafe\n", encoding="utf-8")
+    commit = r.commit("two pages", DAYS[0])
+    summary = import_history(service, r.root)
+    named = [p.message for p in summary.problems if "caf" in p.path]
+    assert f"its name is not valid UTF-8 (a page's key and title come from it) in commit " \
+           f"{commit[:12]}; skipped" in named, summary.problems
+    assert not any("surrogate" in p.message for p in summary.problems)
+    assert service.get("page/ok").body == "# OK\n"

@@ -505,6 +505,16 @@ def prepare_page(
                      title_from=title_from)
 
 
+def bad_name(key: str) -> str | None:
+    """Why a page's file name cannot make a key and title (None: it can). A name that is not
+    UTF-8 reaches Python with lone surrogates, which read "title contains a lone surrogate"."""
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:
+        return "its name is not valid UTF-8 (a page's key and title come from it)"
+    return None
+
+
 def page_node(
     service: Service,
     summary: ImportSummary,
@@ -521,12 +531,9 @@ def page_node(
     text, valid from ``valid_from`` (default now), or None when it cannot be imported (the
     reason is added to ``summary``). ``data`` is merged over the front matter (e.g. a
     ``{"git": {...}}`` entry: a nested mapping, so it makes no links)."""
-    try:
-        key.encode("utf-8")
-    except UnicodeEncodeError:  # it read "title contains a lone surrogate"
+    if (bad := bad_name(key)) is not None:
         summary.skipped += 1
-        summary.problems.append(Problem(key + ".md", "its name is not valid UTF-8 (a page's "
-                                        "key and title come from it); skipped"))
+        summary.problems.append(Problem(key + ".md", f"{bad}; skipped"))
         return None
     page = parse_page(key, text, title_from)
     if page.warning is not None:

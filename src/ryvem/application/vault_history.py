@@ -38,6 +38,7 @@ from ryvem.application.vault import (
     MAX_PAGE_FILE_BYTES,
     ImportSummary,
     Problem,
+    bad_name,
     count_links,
     page_key,
     parse_page,
@@ -277,6 +278,10 @@ def _apply_commit(
     for key, (change, old) in sorted(writes.items()):
         shown = key + ".md"
         assert change.blob is not None
+        if (bad := bad_name(key)) is not None:
+            summary.skipped += 1
+            summary.problems.append(Problem(shown, f"{bad} in commit {commit.id[:12]}; skipped"))
+            continue
         try:
             text = read_blob(change.blob).decode("utf-8")
         except UnicodeDecodeError as e:

@@ -16,6 +16,8 @@ from ryvem.errors import InvalidInput
 __all__ = ["Clock", "format_us", "parse_time", "to_datetime"]
 
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# ISO 8601 allows both; Python's datetime (and so ryvem's axis) has neither.
+_LEAP_OR_24 = re.compile(r"[T ](?:\d\d:\d\d:60|24:00(?::00)?(?:[.,]0+)?)(?![\d:])")
 MIN_US = -62_135_596_800_000_000  # 0001-01-01T00:00:00Z
 MAX_US = 253_402_300_799_999_999  # 9999-12-31T23:59:59.999999Z
 
@@ -67,6 +69,11 @@ def parse_time(text: str | datetime | date | int) -> int:
         return from_datetime(datetime.fromisoformat(raw))
     except (ValueError, OverflowError):
         shown = text if len(str(text)) <= 60 else str(text)[:57] + "..."
+        if _LEAP_OR_24.search(raw):
+            raise InvalidInput(
+                f"{shown!r}: a leap second (:60) or 24:00 is valid ISO 8601 but not a time "
+                "ryvem can hold; give the second before it, or 00:00 of the next day"
+            ) from None
         raise InvalidInput(
             f"not an ISO 8601 date or date-time: {shown!r} "
             "(e.g. 2026-11-30 or 2026-11-30T12:00:00Z)"
