@@ -144,3 +144,14 @@ def test_two_different_redactions_are_neither_further_than_the_other() -> None:
 
     assert not further(a, b) and not further(b, a)
     assert not further(text, "token [redacted] and password hunter2-BBBB, edited")
+
+
+def test_a_redacted_link_target_is_gone_and_a_redacted_alias_keeps_its_link() -> None:
+    """A sweep found "[[tok-SECRET]]" became a link to a page "redacted" ("[[[redacted]]]"
+    parses so), and "[[Other Page|alias SECRET]]" lost its link (the marker's brackets end
+    the link early), though the edge stayed. Now the first link is gone and the second kept."""
+    v = version(body=f"[[tok-{SECRET}]] and [[Other Page|alias {SECRET}]] and [[plain]]")
+    r = redact_version(v, (f"tok-{SECRET}".casefold(), "other page", "plain"), SECRET)
+    assert r is not None
+    assert r.body == f"[[tok-{REDACTED}]] and [[Other Page|alias {REDACTED}]] and [[plain]]"
+    assert r.targets == ("other page", "plain")

@@ -351,7 +351,9 @@ class Session:
             if pending:
                 where = ("being embedded in the background" if self._worker is not None
                          else "not embedded yet (ryvem graph reindex --pending embeds them)")
-                notes = (*notes, f"{pending} rows are {where}; they have no semantic rank")
+                rows = "1 row is" if pending == 1 else f"{pending} rows are"
+                notes = (*notes, f"{rows} {where}; {'it has' if pending == 1 else 'they have'} "
+                         "no semantic rank")
             stale = self._other_models_note(repo, embedder)
             if stale is not None:
                 notes = (*notes, stale)

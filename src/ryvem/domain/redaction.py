@@ -96,8 +96,9 @@ def check_redaction_text(text: object, *, force: bool = False) -> str:
     return text
 
 
-def redact_text(value: str, text: str) -> tuple[str, int]:
-    """``value`` with every occurrence of ``text`` replaced by ``[redacted]``, and how many.
+def redact_text(value: str, text: str, marker: str = REDACTED) -> tuple[str, int]:
+    """``value`` with every occurrence of ``text`` replaced by ``[redacted]`` (or
+    ``marker``), and how many.
 
     Replaced until none is left: a replacement can never hold ``text`` (see
     :func:`check_redaction_text`), but one next to original characters could form it again.
@@ -105,25 +106,32 @@ def redact_text(value: str, text: str) -> tuple[str, int]:
     count = 0
     while text in value:
         count += value.count(text)
-        value = value.replace(text, REDACTED)
+        value = value.replace(text, marker)
     return value, count
 
 
-def redact_data(value: Any, text: str) -> tuple[Any, int]:
+# What stands for TEXT while a rewritten version's links are derived again: "[redacted]"
+# inside "[[…]]" breaks the link's syntax ("[[Other|alias [redacted]]]" is no link, and
+# "[[[redacted]]]" one to a page "redacted"), so links are read from the text with this
+# instead, and a link whose target holds it (TEXT was in the target) is dropped.
+_IN_LINKS = "\x00"
+
+
+def redact_data(value: Any, text: str, marker: str = REDACTED) -> tuple[Any, int]:
     """A JSON value with ``text`` redacted in every string, object keys included, and in
     every number whose JSON form holds it: that number becomes the string ``[redacted]``
     whole (a card number or an account id is data too; half a number would state a wrong
     one)."""
     if isinstance(value, str):
-        return redact_text(value, text)
+        return redact_text(value, text, marker)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         written = json.dumps(value)
-        return (REDACTED, written.count(text)) if text in written else (value, 0)
+        return (marker, written.count(text)) if text in written else (value, 0)
     if isinstance(value, list):
         out_list = []
         total = 0
         for item in value:
-            new, n = redact_data(item, text)
+            new, n = redact_data(item, text, marker)
             out_list.append(new)
             total += n
         return out_list, total
@@ -131,8 +139,8 @@ def redact_data(value: Any, text: str) -> tuple[Any, int]:
         out: dict[str, Any] = {}
         total = 0
         for k, v in value.items():
-            new_key, nk = redact_text(k, text)
-            new_value, nv = redact_data(v, text)
+            new_key, nk = redact_text(k, text, marker)
+            new_value, nv = redact_data(v, text, marker)
             if new_key in out:  # two keys that differed only by the secret: keep both
                 i = 2
                 while f"{new_key} ({i})" in out:
@@ -158,8 +166,10 @@ def redact_version(
     """The version with ``text`` redacted, or None when it holds no occurrence.
 
     Link targets are derived again from the redacted body and data (so they agree with what
-    the body now says); a target that still holds ``text`` (a link written in another case
-    than TEXT whose folded form matches it) is redacted too.
+    the body now says): a link whose target held ``text`` is gone, one whose alias held it
+    stays (read with :data:`_IN_LINKS` for TEXT, as the marker's brackets would break the
+    link's syntax); a target that still holds ``text`` (a link written in another case than
+    TEXT whose folded form matches it) is redacted too.
     """
     title, n_title = redact_text(v.title, text)
     body, n_body = redact_text(v.body, text)
@@ -169,7 +179,10 @@ def redact_version(
     )
     content_changed = n_title + n_body + n_data + n_reason > 0
     if n_body or n_data:
-        derived = tuple(link.target for link in extract_links(body, v.key, data))
+        mark = _IN_LINKS if text != _IN_LINKS else "\x01"  # (a forced one-character TEXT)
+        read = extract_links(redact_text(v.body, text, mark)[0], v.key,
+                             redact_data(v.data, text, mark)[0])
+        derived = tuple(link.target for link in read if mark not in link.target)
     else:
         derived = targets
     new_targets: list[str] = []
