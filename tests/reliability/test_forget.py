@@ -165,12 +165,21 @@ def redact_and_check(
 
 
 def test_a_purge_leaves_no_byte_of_the_node_and_keeps_its_shape(tmp_path: Path) -> None:
+    """And `purge --dry-run` (a sweep asked why only redact had one) counts, changes nothing."""
     data = tmp_path / "data"
     plant(tmp_path)
     walk = ryvem("graph", "links", "task/ci", "--direction", "both", cwd=tmp_path).out
+    # --dry-run first (a purge cannot be undone): the counts, and not a byte changed.
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
+    dry = ryvem("graph", "purge", "task/ci", "--dry-run", cwd=tmp_path)
+    assert (dry.code, dry.err) == (0, ""), dry.err
+    assert dry.out == ("would purge task/ci: 3 versions and the data of 2 edges; nothing was "
+                       "changed (--dry-run)\n")
+    assert {p.name: p.read_bytes() for p in data.iterdir()} == before
+    assert ryvem("graph", "audit", "--json", cwd=tmp_path).out.strip() == "[]"
     r = ryvem("graph", "purge", "task/ci", "--reason", "whole node", "--json", cwd=tmp_path)
     assert r.code == 0, r.err
-    assert json.loads(r.out)["versions"] == 3
+    assert (json.loads(r.out)["versions"], json.loads(r.out)["edges"]) == (3, 2)  # as counted
     assert files_holding(data, "CI token (rotated)") == []
     assert files_holding(data, "filler text") == []
     assert ryvem("graph", "links", "task/ci", "--direction", "both", cwd=tmp_path).out == walk

@@ -320,13 +320,15 @@ def purge(
     actor: Actor | None = None,
     clock: Clock | None = None,
     progress: Progress | None = None,
+    dry_run: bool = False,
 ) -> ForgetReport:
     """Erase the content of every version of ``version``'s node — title ``[purged]``, body,
     data and link targets empty, a retire reason ``[purged]`` — and the data of every edge
     from or to it; the skeleton (ids, kind, key, scope, windows, chain, the edges
     themselves) stays, so history, as-of reads and walks keep their shape. A node purged
     already, whose edges hold no data, is left as it is: no audit entry, nothing scrubbed
-    (the report counts 0, :attr:`ForgetReport.found_nothing`)."""
+    (the report counts 0, :attr:`ForgetReport.found_nothing`). ``dry_run`` counts what
+    would be erased and changes nothing (it only reads, so a read-only store answers it)."""
     reason = validate_reason(reason)
     actor = actor or Actor.os_user()
     clock = clock or Clock()
@@ -343,7 +345,11 @@ def purge(
         if not edges and not rewrites:
             # Purged already (and no edge written since holds data): an entry now would
             # claim an erasure that did not happen.
-            return ForgetReport("purge", False, version.scope, 0, 0, [], None)
+            return ForgetReport("purge", dry_run, version.scope, 0, 0, [], None)
+        if dry_run:
+            nodes = _count([v for v, _ in chain], {r.id for r in rewrites})
+            return ForgetReport("purge", True, version.scope, len(rewrites), len(edges), nodes,
+                                None, _text_ids({v.id: v for v, _ in chain}, rewrites))
         at = clock.now()
         entry = AuditEntry(
             id=new_id(at), at=at, who=actor.who, via=actor.via, action="purge",
@@ -359,7 +365,9 @@ def purge(
         return ForgetReport("purge", False, version.scope, len(rewrites), len(edges), nodes,
                             entry, changed)
 
-    report = store.forget(run)
+    report = store.forget(run, dry_run=dry_run)
+    if dry_run:
+        return report
     if not report.found_nothing or store.cleanup_pending():
         _clean(store, progress, report)  # purged already: an earlier run's, not finished
     return report

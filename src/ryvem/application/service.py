@@ -689,16 +689,19 @@ class Service:
         reason: str | None = None,
         actor: forget.Actor | None = None,
         progress: Progress | None = None,
+        dry_run: bool = False,
     ) -> forget.ForgetReport:
         """Erase the content of every version of a node and its edges' data, keeping the
-        skeleton; an unknown REF is invalid input. See :func:`ryvem.application.forget.purge`."""
+        skeleton (``dry_run``: count, change nothing); an unknown REF is invalid input. See
+        :func:`ryvem.application.forget.purge`."""
         reason = validate_reason(reason)
         try:
             version = self.resolve(ref, scope=scope, allow_closed=True, strict=True)
         except NotFound as e:
             raise InvalidInput(f"{e.message}; nothing was purged") from None
         return forget.purge(
-            self.repo, version, reason=reason, actor=actor, clock=self.clock, progress=progress
+            self.repo, version, reason=reason, actor=actor, clock=self.clock, progress=progress,
+            dry_run=dry_run,
         )
 
     def audit(self) -> list[AuditEntry]:

@@ -204,19 +204,26 @@ def purge(
     ],
     reason: ReasonOpt = None,
     scope: ScopeOpt = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Count what would be erased; change nothing.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Erase the content of every version of a node and its edges' data; keep the skeleton."""
     st = state(ctx).reading()  # a store not created yet holds no node: nothing to create
     with errors_to_exit():
         svc = st.service(scope=scope)
-        with _progress(sys.stderr.isatty() and not as_json) as progress:
+        with _progress(sys.stderr.isatty() and not as_json and not dry_run) as progress:
             report = svc.purge(ref, reason=reason, actor=Actor.os_user("cli"),
-                               progress=progress)
+                               progress=progress, dry_run=dry_run)
         if as_json:
             echo_json(report.record())
         elif report.found_nothing:
             say(f"{ref} is purged already: nothing was changed and nothing audited")
+        elif dry_run:
+            say(f"would purge {ref}: "
+                f"{_plural(report.versions, 'version')} and the data of "
+                f"{_plural(report.edges, 'edge')}; nothing was changed (--dry-run)")
         else:
             node = report.entry.node if report.entry is not None else ref
             say(f"purged {node}: {_plural(report.versions, 'version')} and the data of "
