@@ -37,7 +37,7 @@ from ryvem.domain.model import (
     Stats,
     Step,
 )
-from ryvem.domain.redaction import check_redaction_text
+from ryvem.domain.redaction import check_redaction_text, links_of
 from ryvem.domain.scopes import GLOBAL, ScopeFilter, parse_scope, parse_scope_filter
 from ryvem.domain.search import parse_search
 from ryvem.domain.timeutil import Clock, format_us, parse_time
@@ -110,7 +110,7 @@ class _Linker:
     @classmethod
     def of(cls, v: NodeVersion, at: int) -> _Linker:
         return cls(
-            v.entity, v.kind, v.scope, v.key, tuple(extract_links(v.body, v.key, v.data)),
+            v.entity, v.kind, v.scope, v.key, tuple(links_of(v)),
             max(at, v.valid_from),
         )
 
@@ -994,7 +994,7 @@ class Service:
         edges = Counter(
             row[2] for row in self.repo.expand(entities, "out", [LINKS], None, ScopeFilter())
         ) if entities else Counter[str]()
-        links = {v.id: extract_links(v.body, v.key, v.data) for v in versions}
+        links = {v.id: links_of(v) for v in versions}
         by_tail = _by_tail(
             self.repo.link_candidates, (link.target for ls in links.values() for link in ls)
         )

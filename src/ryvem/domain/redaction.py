@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ryvem.domain.links import extract_links, normalize
+from ryvem.domain.links import Link, extract_links, normalize
 from ryvem.domain.model import Edge, NodeVersion
 from ryvem.errors import InvalidInput
 
@@ -33,6 +33,7 @@ __all__ = [
     "Rewritten",
     "TextTooShort",
     "check_redaction_text",
+    "links_of",
     "purge_version",
     "redact_data",
     "redact_edge_data",
@@ -110,11 +111,32 @@ def redact_text(value: str, text: str, marker: str = REDACTED) -> tuple[str, int
     return value, count
 
 
-# What stands for TEXT while a rewritten version's links are derived again: "[redacted]"
-# inside "[[…]]" breaks the link's syntax ("[[Other|alias [redacted]]]" is no link, and
+# What stands for the marker while a redacted version's links are read: "[redacted]" inside
+# "[[…]]" breaks the link's syntax ("[[Other|alias [redacted]]]" is no link, and
 # "[[[redacted]]]" one to a page "redacted"), so links are read from the text with this
 # instead, and a link whose target holds it (TEXT was in the target) is dropped.
 _IN_LINKS = "\x00"
+
+
+def _redacted_links(body: str, key: str | None, data: dict[str, Any]) -> list[Link]:
+    """The links a redacted text states (see :data:`_IN_LINKS`)."""
+    read = extract_links(body.replace(REDACTED, _IN_LINKS), key,
+                         redact_data(data, REDACTED, _IN_LINKS)[0])
+    return [link for link in read if _IN_LINKS not in link.target]
+
+
+def links_of(v: NodeVersion) -> list[Link]:
+    """The links a stored version's text states: a purged one none, a redacted one read past
+    its markers (a link whose target was redacted is gone, one whose alias was keeps its
+    target), any other as written (:func:`~ryvem.domain.links.extract_links`). Every reading
+    of a stored version's links goes through here, so a later re-reading agrees with what the
+    redaction stored (a sweep found "[[[redacted]]]" linked to a page "redacted" once one
+    existed)."""
+    if v.erased == "purged":
+        return []
+    if v.erased == "redacted":
+        return _redacted_links(v.body, v.key, v.data)
+    return extract_links(v.body, v.key, v.data)
 
 
 def redact_data(value: Any, text: str, marker: str = REDACTED) -> tuple[Any, int]:
@@ -167,9 +189,8 @@ def redact_version(
 
     Link targets are derived again from the redacted body and data (so they agree with what
     the body now says): a link whose target held ``text`` is gone, one whose alias held it
-    stays (read with :data:`_IN_LINKS` for TEXT, as the marker's brackets would break the
-    link's syntax); a target that still holds ``text`` (a link written in another case than
-    TEXT whose folded form matches it) is redacted too.
+    stays (read past the markers, :func:`links_of`); a target that still holds ``text`` (a
+    link written in another case than TEXT whose folded form matches it) is redacted too.
     """
     title, n_title = redact_text(v.title, text)
     body, n_body = redact_text(v.body, text)
@@ -179,10 +200,7 @@ def redact_version(
     )
     content_changed = n_title + n_body + n_data + n_reason > 0
     if n_body or n_data:
-        mark = _IN_LINKS if text != _IN_LINKS else "\x01"  # (a forced one-character TEXT)
-        read = extract_links(redact_text(v.body, text, mark)[0], v.key,
-                             redact_data(v.data, text, mark)[0])
-        derived = tuple(link.target for link in read if mark not in link.target)
+        derived = tuple(link.target for link in _redacted_links(body, v.key, data))
     else:
         derived = targets
     new_targets: list[str] = []
