@@ -155,3 +155,27 @@ def test_a_redacted_link_target_is_gone_and_a_redacted_alias_keeps_its_link() ->
     assert r is not None
     assert r.body == f"[[tok-{REDACTED}]] and [[Other Page|alias {REDACTED}]] and [[plain]]"
     assert r.targets == ("other page", "plain")
+
+
+def test_a_second_redaction_of_a_number_or_a_key_reads_as_redacted_further() -> None:
+    """Copy compared data as sorted JSON text: a number turned "[redacted]" gains quotes and
+    a redacted key sorts elsewhere, so a second redaction in the source read as "redacted
+    differently" and the target kept the secret. Data is compared as redact_data rewrites it."""
+    from ryvem.domain.redaction import redacted_further
+
+    def redacted(v: NodeVersion, text: str) -> NodeVersion:
+        r = redact_version(v, (), text)
+        assert r is not None
+        return v.model_copy(update={"title": r.title, "body": r.body, "data": r.data,
+                                    "erased": r.erased})
+
+    v = version(body="first AAAA-1111-x", data={
+        "num": 5555666677778888, "SECRETKEYZ": 1, "Y": 2, "deep": [{"k": "AAAA-1111-y"}],
+        "BBBB-2222": "one", "BBBB-2222!": "two"})
+    once = redacted(v, "AAAA-1111")
+    for second in ("5555666677778888", "SECRETKEYZ", "BBBB-2222"):
+        twice = redacted(once, second)
+        assert redacted_further(once, twice), second
+        assert not redacted_further(twice, once), second
+    other = redacted(v, "SECRETKEYZ")
+    assert not redacted_further(once, other) and not redacted_further(other, once)

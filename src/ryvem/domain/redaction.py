@@ -18,6 +18,7 @@ earlier redaction), so every face can say the text there is not what was written
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -266,17 +267,47 @@ def _text_redacted_further(before: str, after: str) -> bool:
     return pos < end  # and at least one before the last piece
 
 
+_COLLIDED = re.compile(r" \(\d+\)$")  # what redact_data appends to a key that collided
+
+
+def _data_redacted_further(before: Any, after: Any) -> bool:
+    """:func:`_text_redacted_further` for a JSON value, as :func:`redact_data` rewrites one:
+    strings and object keys (a key that collided carries " (2)"), and a number replaced whole
+    by the marker."""
+    if isinstance(after, str) and isinstance(before, str):
+        return _text_redacted_further(before, after)
+    if after == REDACTED and isinstance(before, (int, float)) and not isinstance(before, bool):
+        return True
+    if isinstance(after, list) and isinstance(before, list):
+        return len(after) == len(before) and all(
+            _data_redacted_further(b, a) for b, a in zip(before, after, strict=True))
+    if isinstance(after, dict) and isinstance(before, dict):
+        if len(after) != len(before):
+            return False
+        left = list(before.items())
+        for key, value in after.items():
+            bare = _COLLIDED.sub("", key) if REDACTED in key else key
+            match = next((i for i, (k, v) in enumerate(left)
+                          if _text_redacted_further(k, bare)
+                          and _data_redacted_further(v, value)), None)
+            if match is None:
+                return False
+            left.pop(match)
+        return True
+    return bool(before == after and type(before) is type(after))
+
+
 def redacted_further(before: NodeVersion, after: NodeVersion) -> bool:
     """Whether ``after`` is ``before`` with more of its text redacted (title, body, retire
-    reason and data, as JSON text) and nothing else changed: what a later redaction in
-    another store made of the same version. A row each side redacted differently is not."""
-    pairs = [
+    reason and data) and nothing else changed: what a later redaction in another store made
+    of the same version. A row each side redacted differently is not."""
+    texts = [
         (before.title, after.title),
         (before.body, after.body),
         (before.retired_reason or "", after.retired_reason or ""),
-        (json.dumps(before.data, ensure_ascii=False, sort_keys=True),
-         json.dumps(after.data, ensure_ascii=False, sort_keys=True)),
     ]
-    return (before.retired_reason is None) == (after.retired_reason is None) and all(
-        _text_redacted_further(b, a) for b, a in pairs
+    return (
+        (before.retired_reason is None) == (after.retired_reason is None)
+        and all(_text_redacted_further(b, a) for b, a in texts)
+        and _data_redacted_further(before.data, after.data)
     )
