@@ -472,6 +472,14 @@ def test_a_forgetting_names_the_pages_ryvem_exported_into_its_own_folder_that_st
     assert r.code == 0 and r.err == (
         f"warning: {page} was exported before this redaction and still holds the text: "
         "export again or delete it\n"), r.err
+    # A secret with & < > " is in the page escaped (HTML, then the page's JSON): still named.
+    query = 'user=admin&pass=<hunter22> "x"'
+    assert ryvem("graph", "put", "note", "--key", "q", "--title", "q", "--body",
+                 f"login {query}", cwd=tmp_path).code == 0
+    assert ryvem("graph", "export", cwd=tmp_path).code == 0
+    assert query.encode() not in page.read_bytes()  # (so the raw form alone would miss it)
+    r = ryvem("graph", "redact", query, cwd=tmp_path)
+    assert r.code == 0 and r.err.startswith(f"warning: {page} was exported before"), r.err
     # A purge names the pages that draw the node: here the page shows one other scope only.
     assert ryvem("graph", "put", "note", "--key", "b", "--title", "b", "--scope", "board:b",
                  cwd=tmp_path).code == 0

@@ -15,8 +15,6 @@ outside the rows (semantic vectors) is dropped or re-queued there.
 from __future__ import annotations
 
 import getpass
-import html
-import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -403,17 +401,14 @@ def export_folders(data_dir: Path, chosen: str | Path | None = None) -> list[Pat
                                export_folder(data_dir, chosen)]))
 
 
-def stale_exports(
-    folders: Iterable[Path], text: str | None = None, ids: Sequence[str] = ()
-) -> list[Path]:
+def stale_exports(folders: Iterable[Path], needles: Iterable[bytes]) -> list[Path]:
     """The pages ryvem exported into ``folders`` (its own: ``graph.html`` in the data dir and
-    the MCP export folder; never a path a user chose) that a forgetting cannot reach: those
-    holding ``text`` (as written, JSON- or HTML-escaped: a redaction) or one of the version
-    ``ids`` (the page draws them: a purge). Only read."""
-    needles = set() if text is None else {
-        text, json.dumps(text, ensure_ascii=False)[1:-1], json.dumps(text)[1:-1],
-        html.escape(text)}
-    forms = sorted(n.encode("utf-8") for n in needles | set(ids))
+    the MCP export folder; never a path a user chose) that hold one of ``needles``: the forms
+    a redacted text takes in a page (``ryvem.export.written_forms``), or the ids of a purged
+    node's versions (a page draws them). Only read."""
+    forms = sorted(set(needles))
+    if not forms:
+        return []
     found: list[Path] = []
     for folder in folders:
         try:

@@ -38,7 +38,10 @@ from ryvem.safefile import check_target, write_atomic
 if TYPE_CHECKING:
     from ryvem.application.service import Service
 
-__all__ = ["FORMAT_VERSION", "build_payload", "export_html", "json_for_script", "write_export"]
+__all__ = [
+    "FORMAT_VERSION", "build_payload", "export_html", "json_for_script", "write_export",
+    "written_forms",
+]
 
 FORMAT_VERSION = 2
 BODY_CHUNK = 1000  # bodies per <script> block: the page parses only the blocks it needs
@@ -58,6 +61,18 @@ def json_for_script(value: Any) -> str:
     """Canonical JSON that is safe between ``<script type="application/json">`` tags."""
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return _JSON_UNSAFE.sub(lambda m: _JSON_ESCAPES[m.group(0)], text)
+
+
+def written_forms(text: str) -> list[bytes]:
+    """The byte forms ``text`` takes in a page: as written, HTML-escaped (a rendered body,
+    as markdown-it escapes, or fully), each inside the page's JSON (:func:`json_for_script`:
+    ``&`` as ``\\u0026`` …). What a redaction looks for in pages exported before it."""
+    from html import escape
+
+    shown = {text, escape(text, quote=False), escape(text, quote=False).replace('"', "&quot;"),
+             escape(text)}
+    inside = {json_for_script(x)[1:-1] for x in shown}
+    return sorted(f.encode("utf-8") for f in shown | inside)
 
 
 def _summary(data: dict[str, Any]) -> list[list[str]]:

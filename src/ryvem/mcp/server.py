@@ -747,8 +747,10 @@ def _with_stale_exports(served: Served, report: ForgetReport, text: str | None) 
     record = report.record()
     if not report.found_nothing:
         folders = export_folders(Settings.from_env().data_dir, served.export_folder)
-        ids = () if text is not None else report.changed
-        record["stale_exports"] = [str(p) for p in stale_exports(folders, text, ids)]
+        from ryvem.export import written_forms  # loaded on first use, as graph_export does
+
+        needles = written_forms(text) if text is not None else [i.encode() for i in report.changed]
+        record["stale_exports"] = [str(p) for p in stale_exports(folders, needles)]
     return record
 
 
