@@ -8,10 +8,11 @@ The rules, checked on the path itself (``lstat``, so a symlink is seen as one):
   never replaces one (``--out /dev/stdout`` must not replace the system's link). Give the
   link's target instead;
 * a **folder**, **device**, FIFO or socket is refused;
-* an existing file is replaced only when it is empty or a page ryvem wrote (its head holds
-  the page's ``generator`` mark, :data:`OWN_MARK`): ``--out`` naming the store's own
-  database, a note or any other file of the user's is refused, never replaced (a sweep
-  replaced a store with a page that way, exit 0);
+* an existing file is replaced only when it is empty or a page ryvem wrote (it starts
+  ``<!DOCTYPE html>`` and its first kilobyte holds the page's ``generator`` mark,
+  :data:`OWN_MARK`), and not when its owner made it read-only (no write bit): ``--out``
+  naming the store's own database, a note or any other file of the user's is refused, never
+  replaced (a sweep replaced a store with a page that way, exit 0);
 * a missing file or an existing regular file is written as a temporary file beside it
   (``O_EXCL``; mode 0600 for a new file, since a page holds every body of the store, which
   is 0600 too, and the replaced file's own mode otherwise), flushed, and renamed over the
@@ -41,6 +42,8 @@ __all__ = ["OWN_MARK", "OutsideRoot", "TooLarge", "check_target", "read_inside",
 OWN_MARK = b'<meta name="generator" content="ryvem graph export">'
 """What every page ryvem writes carries in its first kilobyte (the page template's head)."""
 _HEAD = 1024
+_PAGE_START = b"<!DOCTYPE html>"  # how every page ryvem writes begins (a note quoting the
+# mark is not a page: the mark must be in the head of a file that starts as one)
 
 
 def check_target(path: Path, own: bytes | None = OWN_MARK) -> None:
@@ -64,14 +67,21 @@ def check_target(path: Path, own: bytes | None = OWN_MARK) -> None:
         raise InvalidInput(
             f"{path} is a device or special file; give the path of a regular file"
         )
-    if own is None or st.st_size == 0:
+    if own is None:
+        return
+    if not mode & 0o222:  # made read-only by its owner (rename would replace it anyway)
+        raise InvalidInput(
+            f"{path} is read-only (mode {stat.S_IMODE(mode):04o}); ryvem does not replace a "
+            "file made read-only: give a new path, or make it writable first"
+        )
+    if st.st_size == 0:
         return
     try:
         with open(path, "rb") as f:
             head = f.read(_HEAD)
     except OSError as e:
         raise RyvemError(f"cannot read {path}: {e.strerror or e}") from None
-    if own not in head:
+    if not (head.startswith(_PAGE_START) and own in head):
         raise InvalidInput(
             f"{path} exists and is not a page ryvem exported; ryvem never replaces another "
             "file (give a new path, or move that file away first)"

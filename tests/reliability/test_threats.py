@@ -91,7 +91,7 @@ def test_export_never_replaces_or_writes_through_a_symlink(cli: Cli, tmp_path: P
 @pytest.mark.parametrize(
     ("where", "code", "fragment"),
     [("folder", 2, "is a folder"), ("/tmp", 2, "is a folder"), ("device", 2, "device"),
-     ("fifo", 2, "device or special file"), ("/proc/version", 1, "cannot write")],
+     ("fifo", 2, "device or special file"), ("/proc/version", 2, "is read-only")],
 )
 def test_export_refuses_a_folder_device_or_special_file_with_one_line(
     cli: Cli, tmp_path: Path, where: str, code: int, fragment: str

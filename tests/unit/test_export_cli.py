@@ -82,13 +82,16 @@ def test_out_never_replaces_the_store_or_a_file_ryvem_did_not_export(
     store = data_dir / "dev.db"
     notes = tmp_path / "notes.md"
     notes.write_text("# My notes\n", encoding="utf-8")
-    for target in (store, notes):
+    for target, said in (
+        (store, f"--out {store} is the store's own file ({store.resolve()}); give the path of "
+                "a page to write"),
+        (notes, f"{notes.resolve()} exists and is not a page ryvem exported; ryvem never "
+                "replaces another file (give a new path, or move that file away first)"),
+    ):
         before = target.read_bytes()
         r = run(data_dir, tmp_path, "--out", str(target))
         assert r.returncode == 2 and r.stdout == "", r
-        assert r.stderr == (f"error: {target.resolve()} exists and is not a page ryvem "
-                            "exported; ryvem never replaces another file (give a new path, "
-                            "or move that file away first)\n")
+        assert r.stderr == f"error: {said}\n"
         assert target.read_bytes() == before
     repo = SqliteRepository.open(store)  # still the store
     try:
@@ -100,6 +103,23 @@ def test_out_never_replaces_the_store_or_a_file_ryvem_did_not_export(
     for target in (page, page, empty):  # new, a page it exported, an empty file
         assert run(data_dir, tmp_path, "--out", str(target)).returncode == 0
     assert "Global page" in empty.read_text(encoding="utf-8")
+    # A second sweep: a note quoting the page's mark, a page made read-only, and the path of
+    # a store not created yet (its page would stand where the store is to be) are refused.
+    quoting = tmp_path / "about.md"
+    quoting.write_text('# Marks\nPages carry `<meta name="generator" content="ryvem graph '
+                       'export">`.\n', encoding="utf-8")
+    page.chmod(0o444)
+    fresh = tmp_path / "fresh"
+    for target, fragment, env in (
+        (quoting, "is not a page ryvem exported", {}),
+        (page, "is read-only (mode 0444)", {}),
+        (fresh / "dev.db", "is the store's own file", {"RYVEM_DATA_DIR": str(fresh)}),
+        (data_dir / "dev.db-wal", "is the store's own file", {}),
+    ):
+        before = target.read_bytes() if target.exists() else None
+        r = run(data_dir, tmp_path, "--out", str(target), **env)
+        assert r.returncode == 2 and fragment in r.stderr and r.stderr.count("\n") == 1, r
+        assert (target.read_bytes() if target.exists() else None) == before
 
 
 def test_open_without_a_browser_says_so_and_still_succeeds(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import webbrowser
 from pathlib import Path
 from typing import Annotated
@@ -75,7 +76,15 @@ def export(
         if out is not None and not out.strip():  # Path("") is the working directory
             raise fail("--out is empty: give the path of the page to write", 2)
         st = state(ctx).reading()
-        target = Path(out) if out is not None else st.settings().data_dir / "graph.html"
+        settings = st.settings()
+        target = Path(out) if out is not None else settings.data_dir / "graph.html"
+        if settings.backend == "sqlite":  # whether or not the store exists yet
+            store = os.path.realpath(settings.db_path.expanduser())
+            if os.path.realpath(target.expanduser()) in {
+                store + suffix for suffix in ("", "-wal", "-shm", "-journal")
+            }:
+                raise fail(f"--out {target} is the store's own file ({store}); give the "
+                           "path of a page to write", 2)
         # Every scope is read, so the working directory's default scope does not matter.
         path = write_export(
             st.session().everywhere(), target, scope=scope,
