@@ -16,8 +16,15 @@ from ryvem.errors import InvalidInput
 __all__ = ["Clock", "format_us", "parse_time", "to_datetime"]
 
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-# ISO 8601 allows both; Python's datetime (and so ryvem's axis) has neither.
-_LEAP_OR_24 = re.compile(r"[T ](?:\d\d:\d\d:60|24:00(?::00)?(?:[.,]0+)?)(?![\d:])")
+# ISO 8601 allows both; Python's datetime (and so ryvem's axis) has neither. Each is named
+# only when the text reads as a time once it is replaced by the moment before it (so
+# "2016-99-99T23:59:60" is still "not ISO 8601"), extended or basic form.
+_LEAP_OR_24 = (
+    (re.compile(r"(?<=[Tt ]\d\d:\d\d:)60(?=[.,]\d+)?"), "59"),
+    (re.compile(r"(?<=[Tt]\d{4})60"), "59"),
+    (re.compile(r"(?<=[Tt ])24:00(?=(?::00)?(?:[.,]0+)?(?![\d:]))"), "23:59"),
+    (re.compile(r"(?<=[Tt])2400(?=(?:00)?(?:[.,]0+)?(?!\d))"), "2359"),
+)
 MIN_US = -62_135_596_800_000_000  # 0001-01-01T00:00:00Z
 MAX_US = 253_402_300_799_999_999  # 9999-12-31T23:59:59.999999Z
 
@@ -69,7 +76,7 @@ def parse_time(text: str | datetime | date | int) -> int:
         return from_datetime(datetime.fromisoformat(raw))
     except (ValueError, OverflowError):
         shown = text if len(str(text)) <= 60 else str(text)[:57] + "..."
-        if _LEAP_OR_24.search(raw):
+        if _names_a_leap_second_or_24(str(text).strip()):
             raise InvalidInput(
                 f"{shown!r}: a leap second (:60) or 24:00 is valid ISO 8601 but not a time "
                 "ryvem can hold; give the second before it, or 00:00 of the next day"
@@ -78,6 +85,19 @@ def parse_time(text: str | datetime | date | int) -> int:
             f"not an ISO 8601 date or date-time: {shown!r} "
             "(e.g. 2026-11-30 or 2026-11-30T12:00:00Z)"
         ) from None
+
+
+def _names_a_leap_second_or_24(raw: str) -> bool:
+    """Whether ``raw`` would be a time but for a leap second (:60) or 24:00 (see above)."""
+    for pattern, before in _LEAP_OR_24:
+        moved = pattern.sub(before, raw, count=1)
+        if moved != raw:
+            try:
+                parse_time(moved)
+            except InvalidInput:
+                continue
+            return True
+    return False
 
 
 class Clock:
