@@ -241,3 +241,26 @@ def test_a_committed_file_name_that_is_not_utf8_is_named_as_such_and_skipped(
            f"{commit[:12]}; skipped" in named, summary.problems
     assert not any("surrogate" in p.message for p in summary.problems)
     assert service.get("page/ok").body == "# OK\n"
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_a_checkout_with_other_line_endings_adds_no_copy_of_the_committed_page(
+    service: Service, tmp_path: Path
+) -> None:
+    """Under `*.md text eol=crlf` the checked-out file never equals HEAD's blob: every page
+    got a second, "now" version saying the same without its commit. A page that says what
+    its committed version says is left as the commit wrote it."""
+    r = Repo(tmp_path / "vault")
+    r.write(".gitattributes", "*.md text eol=crlf\n")
+    r.write("a.md", "# A\n\nline one\nline two\n")
+    r.commit("one page", DAYS[0])
+    (r.root / "a.md").unlink()
+    r.git("checkout", "--", "a.md")
+    assert b"\r\n" in (r.root / "a.md").read_bytes()
+    summary = import_history(service, r.root)
+    assert (summary.created, summary.superseded, summary.working_tree) == (1, 0, 0)
+    [v] = service.history("page/a")
+    assert v.data["git"]["message"] == "one page"
+    r.write("a.md", "# A\n\nline one, edited\n")  # a real edit is still written as now
+    again = import_history(service, r.root)
+    assert (again.superseded, again.working_tree) == (1, 1)

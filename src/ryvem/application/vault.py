@@ -123,7 +123,7 @@ class ImportSummary:
     problems: list[Problem] = field(default_factory=list)
     commits: int | None = None  # --git-history: commits imported by this run
     commits_known: int = 0  # --git-history: commits an earlier run imported
-    working_tree: int = 0  # --git-history: pages whose file differs from HEAD
+    working_tree: int = 0  # --git-history: pages written from the working tree (as now)
 
     @property
     def pages(self) -> int:

@@ -335,6 +335,14 @@ def _apply_commit(
         summary.retired += 1
 
 
+def _as_committed(node: NewNode, committed: NodeVersion) -> bool:
+    """Whether a page read from its file says what the commit's version says (its file
+    differs from HEAD's blob only in bytes the page does not keep: a checkout's line endings
+    under ``eol=crlf``, a smudge filter), so writing it would add a copy without its commit."""
+    data = {k: v for k, v in committed.data.items() if k != GIT_KEY}
+    return (node.title, node.body, node.data) == (committed.title, committed.body, data)
+
+
 def _import_working_tree(
     service: Service,
     summary: ImportSummary,
@@ -361,10 +369,12 @@ def _import_working_tree(
     summary.files = len(files) + len(duplicates)
     summary.skipped += len(duplicates)
     changed: list[tuple[str, Path]] = []
+    at_head: set[str] = set()
     for key, path in files:
         blob = head.get(key + ".md")
-        at_head = key in last_writes and _git_commit(current.get(key)) == last_writes[key]
-        if blob is not None and at_head and not path.is_symlink():
+        if key in last_writes and _git_commit(current.get(key)) == last_writes[key]:
+            at_head.add(key)
+        if blob is not None and key in at_head and not path.is_symlink():
             try:  # a file over the page limit is not read here: prepare_page reports it
                 same = path.stat().st_size <= MAX_PAGE_FILE_BYTES and git_blob_id(
                     path.read_bytes(), folder.object_format) == blob
@@ -378,12 +388,14 @@ def _import_working_tree(
             node for key, path in changed[start : start + BATCH_SIZE]
             if (node := prepare_page(service, summary, key, path, kind, scope, base,
                                      title_from=title_from)) is not None
+            and not (key in at_head and _as_committed(node, current[key]))
         ]
         for result in service.write_many(nodes):
             setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
             if result.version.key is not None:
                 current[result.version.key] = result.version
-        summary.working_tree += len(nodes)
+            if result.outcome != "unchanged":
+                summary.working_tree += 1
     present = {key for key, _ in files}
     pages = list(current.values())
     if retire_missing:
