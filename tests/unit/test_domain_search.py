@@ -185,3 +185,15 @@ def test_a_snippet_that_reaches_the_end_of_the_body_keeps_its_closing_punctuatio
 def test_a_hit_without_marks_shows_the_bodys_start_without_its_emphasis() -> None:
     assert opening("**Bold** start,\n with *it* and 2 * 3") == "Bold start, with it and 2 * 3"
     assert len(opening("word " * 100)) == 120
+
+
+def test_a_snippet_marks_what_the_index_stems_alike_and_not_a_word_a_rough_rule_joined() -> None:
+    """A sweep saw "notes" mark "not" ("…where you **not** only write…"): the snippet's own
+    rough stemmer cut "es" and "e". It stems as the indexes do (Porter) now."""
+    body = "A place where you not only write things down. Later, your notes are kept here."
+    assert re.findall(r"\*\*(.+?)\*\*", snippet("T", body, parse_search("notes"))) == ["notes"]
+    rates = "The rat ate. Exchange rates come daily; states and stats differ."
+    assert re.findall(r"\*\*(.+?)\*\*", snippet("T", rates, parse_search("rate states"))) == [
+        "rates", "states"]
+    assert re.findall(r"\*\*(.+?)\*\*", snippet("T", "We were happy.", parse_search(
+        "happiness"))) == ["happy"]

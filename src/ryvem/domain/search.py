@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
+import snowballstemmer
+
 __all__ = [
     "MAX_PAIRS",
     "MAX_TERMS",
@@ -154,15 +156,23 @@ def fold(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s", "e", "y")
+_PORTER = snowballstemmer.stemmer("porter")
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
-    """A rough stem, only to decide which words a snippet marks (the indexes stem properly)."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    """A folded word's stem as the indexes rank it: the Porter algorithm, which SQLite's
+    ``porter`` tokenizer and Lucene's English analyzer both run, on ASCII words (FTS5's
+    stems only those). A rough suffix-stripper before marked "not" for "notes" ("note" and
+    "notes" both became "not")."""
+    return _PORTER.stemWord(word) if word.isascii() and word.isalpha() else word
+
+
+def _start(stem: str) -> str:
+    """What a word with this stem starts with: Porter may end a stem with a letter the word
+    does not have ("happi" for "happy", "kei" for "key"), so the last one is left out of a
+    longer stem, and of a short one ending in the "i" or "e" Porter writes."""
+    return stem[:-1] if len(stem) > 3 or (len(stem) > 1 and stem[-1] in "ie") else stem
 
 
 SNIPPET_TOKENS = 16
@@ -183,7 +193,7 @@ def _matcher(query: SearchQuery) -> tuple[re.Pattern[str], Callable[[str], bool]
             prefixes.append(folded[-1])
         else:
             stems.update(_stem(w) for w in folded)
-    starts = sorted(stems | set(prefixes), key=len, reverse=True)
+    starts = sorted({_start(x) for x in stems} | set(prefixes), key=len, reverse=True)
     if not starts:
         return None
 
