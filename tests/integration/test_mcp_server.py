@@ -802,3 +802,20 @@ def test_memory_purge_is_served_only_with_allow_purge(
         got = s.ok("memory_get", ref="task/t")
         assert (got["title"], got["body"], got["erased"]) == ("[purged]", "", "purged")
         assert "nothing was purged" in s.error("memory_purge", ref="task/nope")
+
+
+def test_a_search_for_a_kind_no_node_has_says_so_and_names_the_closest(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """A sweep asked memory_search for kinds=["decisions"]: {"items": [], "notes": []}, which
+    an agent reads as "no such memories". An empty answer now says the kind has no node and
+    names the closest one; a kind that has nodes adds no note."""
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        s.ok("memory_write", kind="decision", key="sess", title="Sessions in signed cookies")
+        got = s.ok("memory_search", text="sessions", kinds=["decisions"], mode="lexical")
+        assert got["items"] == []
+        assert got["notes"] == ["no node of the store is of kind 'decisions' (did you mean "
+                                "'decision'?)"]
+        none = s.ok("memory_search", text="nothing-matches", kinds=["decision"],
+                    mode="lexical")
+        assert (none["items"], none["notes"]) == ([], [])

@@ -108,6 +108,21 @@ class Reindexed:
         return dataclasses.asdict(self)
 
 
+def _unknown_kinds(repo: GraphRepository, kinds: Sequence[str]) -> list[str]:
+    """A note for each asked kind no node of the store has (an empty answer to a misspelt
+    kind, "decisions" for "decision", read as "no such memories"), with the closest kind."""
+    import difflib
+
+    known = sorted(repo.stats().kinds)
+    out = []
+    for kind in kinds:
+        if kind not in known:
+            close = difflib.get_close_matches(kind, known, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            out.append(f"no node of the store is of kind {kind!r}{hint}")
+    return out
+
+
 class Session:
     """One face's handle on ryvem: the store, opened lazily, and the default-scope rules."""
 
@@ -359,6 +374,8 @@ class Session:
                 notes = (*notes, stale)
         asking = None if embedder is None else self._questions.wrap(embedder)
         hits = recall.run_strategy(strategy, repo, request, asking)
+        if not hits and request.kinds:
+            notes = (*notes, *_unknown_kinds(repo, request.kinds))
         return recall.SearchResult(hits, strategy.name, notes, pending)
 
     def _other_models_note(self, repo: StoresVectors, embedder: Embedder) -> str | None:
