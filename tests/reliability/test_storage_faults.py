@@ -266,9 +266,11 @@ def test_a_cleanup_that_fails_after_a_redaction_says_the_rewrite_is_committed_an
     with pytest.raises(CleanupIncomplete, match=r"^nothing held the text any more, but clean"):
         svc.redact("sk-live-0123456789", reason="again", actor=Actor("ana", "cli"))
     repo.full = False
-    assert svc.redact("sk-live-0123456789", reason="again").found_nothing
+    again = svc.redact("sk-live-0123456789", reason="again")
+    assert again.found_nothing and again.finished_cleanup  # and says so
     assert not repo.cleanup_pending() and len(svc.audit()) == 2
-    assert svc.purge("task/acme", reason="again").found_nothing  # nothing pending: no scrub
+    purged = svc.purge("task/acme", reason="again")  # nothing pending: no scrub
+    assert purged.found_nothing and not purged.finished_cleanup
     repo.close()
 
 

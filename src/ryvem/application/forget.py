@@ -120,6 +120,8 @@ class ForgetReport:
     # A redaction of one scope or shape: versions and edges outside it that hold the text
     # (after it, or — dry — besides what it would rewrite). None: every scope was looked at.
     elsewhere: int | None = None
+    # Found nothing to rewrite, but finished a cleanup an earlier run could not.
+    finished_cleanup: bool = False
 
     @property
     def found_nothing(self) -> bool:
@@ -137,6 +139,7 @@ class ForgetReport:
             "nodes": [n.record() for n in self.nodes],
             "audit": None if self.entry is None else self.entry.record(),
             **({} if self.elsewhere is None else {"elsewhere": self.elsewhere}),
+            **({"finished_cleanup": True} if self.finished_cleanup else {}),
         }
 
 
@@ -262,9 +265,11 @@ def redact(
         if not looked.found_nothing:
             raise
         return replace(looked, dry_run=False, elsewhere=_elsewhere(store, text, scope))
+    finished = False
     if not dry_run and (not report.found_nothing or store.cleanup_pending()):
         _clean(store, progress, report)  # found nothing: an earlier run's, not finished
-    return replace(report, elsewhere=_elsewhere(store, text, scope))
+        finished = report.found_nothing
+    return replace(report, elsewhere=_elsewhere(store, text, scope), finished_cleanup=finished)
 
 
 def _elsewhere(store: Forgets, text: str, scope: ScopeFilter) -> int | None:
@@ -368,6 +373,7 @@ def purge(
         return report
     if not report.found_nothing or store.cleanup_pending():
         _clean(store, progress, report)  # purged already: an earlier run's, not finished
+        return replace(report, finished_cleanup=report.found_nothing)
     return report
 
 

@@ -100,7 +100,7 @@ def _summary(r: ForgetReport) -> list[str]:
     if r.action == "redact" and r.found_nothing:
         where = "any scope" if r.scope == "*" else r.scope
         return ["; ".join([f"nothing in {where} holds that text", "nothing was changed",
-                           *_elsewhere(r)])]
+                           *_finished(r), *_elsewhere(r)])]
     verb = "would redact" if r.dry_run else "redacted"
     if r.action == "purge":
         verb = "purged"
@@ -117,6 +117,10 @@ def _summary(r: ForgetReport) -> list[str]:
     lines += [f"  {n.ref:<{width}}  {_plural(n.versions, 'version')}"
               + ("" if n.scope == r.scope else f"  ({n.scope})") for n in r.nodes]
     return lines + _elsewhere(r)
+
+
+def _finished(r: ForgetReport) -> list[str]:
+    return ["an earlier cleanup of the store's files was finished"] if r.finished_cleanup else []
 
 
 def _elsewhere(r: ForgetReport) -> list[str]:
@@ -136,7 +140,7 @@ def _warn_stale_exports(st: State, report: ForgetReport, text: str | None) -> No
     """A warning on stderr for each page ryvem exported into its own folders that this
     forgetting cannot reach (a redaction: pages holding the text; a purge: pages drawing the
     node). Pages a user wrote elsewhere with --out are theirs to know about."""
-    if report.dry_run or report.found_nothing:
+    if report.dry_run:
         return
     done = "redaction" if report.action == "redact" else "purge"
     held = "still holds the text" if text is not None else "may still hold the node's content"
@@ -221,7 +225,8 @@ def purge(
         if as_json:
             echo_json(report.record())
         elif report.found_nothing:
-            say(f"{ref} is purged already: nothing was changed and nothing audited")
+            say(f"{ref} is purged already: nothing was changed and nothing audited"
+                + "".join(f"; {x}" for x in _finished(report)))
         elif dry_run:
             say(f"would purge {ref}: "
                 f"{_plural(report.versions, 'version')} and the data of "

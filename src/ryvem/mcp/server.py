@@ -745,7 +745,7 @@ def _with_stale_exports(served: Served, report: ForgetReport, text: str | None) 
     """The report's record, with ``stale_exports``: the pages ryvem exported into its own
     folders that this forgetting cannot reach (see ``application.forget.stale_exports``)."""
     record = report.record()
-    if not report.found_nothing:
+    if not report.dry_run:  # found nothing too: a page exported before may still hold it
         folders = export_folders(Settings.from_env().data_dir, served.export_folder)
         from ryvem.export import written_forms  # loaded on first use, as graph_export does
 
