@@ -470,6 +470,7 @@ class GraphRepository(Protocol):
         limit: int,
         as_of: int | None,
         known_at: int | None = None,
+        every_version: bool = False,
     ) -> list[SearchHit]:
         """Hits in rank order, best first (``score`` descending; the position is the rank).
 
@@ -477,8 +478,10 @@ class GraphRepository(Protocol):
         OR-ed, words stemmed and diacritics folded, ranked by BM25 over title (x4), key (x2)
         and body, rows holding more of the words first; current rows only, or with ``as_of``
         or ``known_at`` the rows visible at (``as_of``, ``known_at``), ranked the same way
-        from an index of every version's text. An empty query lists the most recent rows
-        visible for the filters."""
+        from an index of every version's text; with ``every_version`` (and neither clock)
+        every version whenever it held, from that index with no window test (several
+        versions of one node may come back: the caller keeps one a node). An empty query
+        lists the most recent rows visible for the filters (``every_version`` aside)."""
 
     def expand(
         self,

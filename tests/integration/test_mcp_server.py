@@ -819,3 +819,24 @@ def test_a_search_for_a_kind_no_node_has_says_so_and_names_the_closest(
         none = s.ok("memory_search", text="nothing-matches", kinds=["decision"],
                     mode="lexical")
         assert (none["items"], none["notes"]) == ([], [])
+
+
+def test_memory_search_with_history_answers_from_a_retired_memory(
+    portal: BlockingPortal, tmp_path: Path
+) -> None:
+    """A sweep's agent asked "which feature flag system do we use" of a retired decision and
+    got an unrelated hit; `history: true` finds it, saying it is retired and since when."""
+    with serve(portal, tmp_path, tmp_path / "data") as s:
+        s.ok("memory_write", kind="decision", key="flags", title="Feature flags with Unleash",
+             body="Use Unleash for feature flags.", valid_from="2026-01-01")
+        s.ok("memory_retire", ref="decision/flags", reason="plain environment variables",
+             valid_to="2026-04-01")
+        now = s.ok("memory_search", text="unleash", mode="lexical")
+        assert now["items"] == []
+        got = s.ok("memory_search", text="unleash", history=True)
+        [item] = got["items"]
+        assert (item["title"], item["status"], item["valid_to"]) == (
+            "Feature flags with Unleash", "retired", "2026-04-01T00:00:00.000000Z")
+        assert got["mode"] == "lexical"
+        assert "give one or the other" in s.error("memory_search", text="unleash",
+                                                   history=True, as_of="2026-02-01")

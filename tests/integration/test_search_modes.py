@@ -227,3 +227,22 @@ def test_the_library_refuses_a_scope_with_pending_only(tmp_path: Path) -> None:
     with (ryvem.open_session(db=tmp_path / "x.db") as session,
           pytest.raises(InvalidInput, match="pending_only embeds every queued row")):
         session.reindex("board:zzz", pending_only=True)
+
+
+def test_history_search_on_the_command_line_marks_each_past_hit(cli: Cli) -> None:
+    """`search --history` finds what only a past version says; the table names the hit as
+    superseded with the day it ended, --json says status and window; with --as-of it is
+    one line, exit 2."""
+    cli.ok("put", "decision", "--title", "Queue in RabbitMQ", "--key", "queue", "--scope",
+           "global", "--valid-from", "2026-01-01")
+    cli.ok("put", "decision", "--title", "Queue in Postgres", "--key", "queue", "--scope",
+           "global", "--valid-from", "2026-02-01")
+    assert cli.json("search", "rabbitmq", "--scope", "global", "--mode", "lexical") == []
+    [hit] = cli.json("search", "rabbitmq", "--scope", "global", "--history")
+    assert (hit["title"], hit["status"], hit["valid_to"]) == (
+        "Queue in RabbitMQ", "superseded", "2026-02-01T00:00:00.000000Z")
+    table = cli.ok("search", "rabbitmq", "--scope", "global", "--history")
+    assert "Queue in RabbitMQ (superseded 2026-02-01)" in table.out
+    assert "history search is lexical" in table.err
+    assert_fails(cli("search", "x", "--history", "--as-of", "2026-01-15"), 2,
+                 "give one or the other")

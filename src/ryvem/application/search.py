@@ -30,6 +30,7 @@ Embedding is never done inside a write: writes queue their rows (``StoresVectors
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -137,16 +138,22 @@ class RankedHit:
     hit: SearchHit
     score: float
     ranks: dict[str, int | None]
+    # A search of every version: which one this is ("status": current, superseded or
+    # retired) and when it held ("valid_from", "valid_to"); None otherwise.
+    held: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:
         return self.hit.id
 
     def record(self) -> dict[str, Any]:
-        """``SearchHit.record()`` with ``score`` the ordering score and ``ranks``."""
+        """``SearchHit.record()`` with ``score`` the ordering score and ``ranks`` (and, for
+        a search of every version, ``status``, ``valid_from`` and ``valid_to``)."""
         rec = self.hit.record()
         rec["score"] = self.score
         rec["ranks"] = dict(self.ranks)
+        if self.held is not None:
+            rec.update(self.held)
         return rec
 
 
@@ -205,6 +212,7 @@ def resolve_mode(
     as_of: int | None,
     semantic_off: str | None,
     known_at: int | None = None,
+    every_version: bool = False,
 ) -> tuple[Strategy, tuple[str, ...]]:
     """The strategy to run and the notes to show, by the rules in the module doc.
 
@@ -216,10 +224,11 @@ def resolve_mode(
         return STRATEGIES["lexical"], ()
     if mode == "lexical":
         return STRATEGIES["lexical"], ()
-    if as_of is not None or known_at is not None:
+    if as_of is not None or known_at is not None or every_version:
         if mode == "semantic":
             raise PastSemanticSearch("semantic search covers current rows only")
-        past = "as-of search" if as_of is not None else "known-at search"
+        past = ("history search" if every_version
+                else "as-of search" if as_of is not None else "known-at search")
         return STRATEGIES["lexical"], (
             f"{past} is lexical: vectors are kept for current rows only",
         )
@@ -290,6 +299,7 @@ class SearchRequest:
     as_of: int | None
     known_at: int | None = None
     notes: list[str] = field(default_factory=list)
+    every_version: bool = False  # every version, whenever it held (``history``)
 
 
 def run_strategy(
@@ -308,11 +318,17 @@ def run_strategy(
                              request.as_of, request.known_at)
         return [RankedHit(h, h.score, dict.fromkeys(COMPONENTS)) for h in listed]
     depth = max(strategy.depth, request.limit) if len(strategy.components) > 1 else request.limit
+    if request.every_version:  # several versions of a node may rank: one is kept a node
+        depth = min(depth * HISTORY_DEPTH, MAX_HISTORY_ROWS)
     for name in strategy.components:
         if name not in ("lexical", "semantic", "graph"):
             raise InvalidInput(f"unknown search component {name!r}")
 
     def lexical() -> Sequence[SearchHit]:
+        if request.every_version:
+            return one_a_node(repo, repo.search(
+                query, request.kinds, request.scope, depth, None, None, every_version=True,
+            ))
         return repo.search(
             query, request.kinds, request.scope, depth, request.as_of, request.known_at,
         )
@@ -361,8 +377,42 @@ def run_strategy(
         lists["graph"] = linked_to(repo, [h.hit for h in first], request, depth)
     if len(lists) == 1:
         (name, ranked), = lists.items()
-        return single(name, ranked, request.limit)
+        out = single(name, ranked, request.limit)
+        if request.every_version:
+            out = [dataclasses.replace(h, held=_held(repo, h.id)) for h in out]
+        return out
     return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit, weights=weights)
+
+
+HISTORY_DEPTH = 4  # a search of every version reads this many rows a hit asked for …
+MAX_HISTORY_ROWS = 4000  # … at most
+
+
+def one_a_node(repo: GraphRepository, hits: Sequence[SearchHit]) -> list[SearchHit]:
+    """The best-ranked version of each node among ``hits`` (in rank order): a search of
+    every version answers with nodes, as every other search does."""
+    seen: set[str] = set()
+    out = []
+    for hit in hits:
+        version = repo.get_version(hit.id)
+        entity = version.entity if version is not None else hit.id
+        if entity not in seen:
+            seen.add(entity)
+            out.append(hit)
+    return out
+
+
+def _held(repo: GraphRepository, version_id: str) -> dict[str, Any]:
+    """Which version a hit of a search of every version is, and when it held."""
+    from ryvem.domain.timeutil import format_us
+
+    v = repo.get_version(version_id)
+    if v is None:
+        return {"status": None, "valid_from": None, "valid_to": None}
+    status = ("current" if v.valid_to is None
+              else "superseded" if v.superseded_by is not None else "retired")
+    return {"status": status, "valid_from": format_us(v.valid_from),
+            "valid_to": None if v.valid_to is None else format_us(v.valid_to)}
 
 
 _POOL: ThreadPoolExecutor | None = None

@@ -888,10 +888,17 @@ class Service:
         limit: int = 20,
         as_of: object = None,
         known_at: object = None,
+        history: bool = False,
     ) -> SearchRequest:
         """A search's arguments validated: the text, kinds, the scope filter, the limit, the
-        times. Any text is a query, but not one that is not Unicode: a lone surrogate is an
-        ``InvalidInput`` in every mode, as it is in a write."""
+        times (``history``: every version, whenever it held — not with a time). Any text is
+        a query, but not one that is not Unicode: a lone surrogate is an ``InvalidInput`` in
+        every mode, as it is in a write."""
+        if not isinstance(history, bool):
+            raise InvalidInput(f"history must be true or false, got {history!r}")
+        if history and (as_of is not None or known_at is not None):
+            raise InvalidInput("a history search looks at every version, whenever it held; "
+                               "as-of and known-at pick one moment: give one or the other")
         if text is not None:
             if not isinstance(text, str):
                 raise InvalidInput(f"the search text must be a string, got {type(text).__name__}")
@@ -908,7 +915,8 @@ class Service:
         else:
             filt = ScopeFilter(exact=self.default_scope)
         return SearchRequest(
-            text, list(kinds), filt, min(limit, MAX_LIMIT), _as_of(as_of), _as_of(known_at)
+            text, list(kinds), filt, min(limit, MAX_LIMIT), _as_of(as_of), _as_of(known_at),
+            every_version=history,
         )
 
     def traverse(

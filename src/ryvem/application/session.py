@@ -335,6 +335,7 @@ class Session:
         as_of: object = None,
         known_at: object = None,
         embed_backlog: int = SMALL_BACKLOG,
+        history: bool = False,
     ) -> recall.SearchResult:
         """Search in ``mode`` (None: hybrid when the model is installed, else lexical with a
         note), in ``scope`` (a scope or shape; None: the default scope) or every scope.
@@ -342,16 +343,21 @@ class Session:
         Before a semantic search, a backlog of at most ``embed_backlog`` queued rows is
         embedded (the background embedder is woken instead, when it runs); a larger one is
         left and counted in the result's ``pending`` and notes.
+
+        ``history`` searches every version, whenever it held (lexical, as a past search is):
+        one hit a node, its best-ranked version, each hit saying its ``status`` (current,
+        superseded or retired) and window — "what did we use before?" has its answer only
+        in a version no longer current.
         """
         svc = self.everywhere() if scope is not None or all_scopes else self.service()
         request = svc.search_request(
             text, kinds=kinds or (), scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
-            known_at=known_at,
+            known_at=known_at, history=history,
         )
         semantic_off = None if mode == "lexical" else self.semantic_off()
         strategy, notes = recall.resolve_mode(
             mode, text=request.text, as_of=request.as_of, known_at=request.known_at,
-            semantic_off=semantic_off
+            semantic_off=semantic_off, every_version=request.every_version,
         )
         repo = self.repo
         embedder = self.embedder() if strategy.semantic else None

@@ -404,14 +404,24 @@ def search(
             metavar="MODE",
             help="lexical (words, stemmed), semantic (meaning, with the local model) or hybrid "
             "(both, fused by rank). Default: hybrid when the model is installed "
-            "(pip install 'ryvem\\[semantic]'), else lexical. --as-of/--known-at search lexically.",
+            "(pip install 'ryvem\\[semantic]'), else lexical. --as-of/--known-at/--history "
+            "search lexically.",
             show_default=False,
         ),
     ] = None,
+    history: Annotated[
+        bool,
+        typer.Option(
+            "--history",
+            help="Every version, whenever it held: one hit a node, its best-matching version, "
+            "with its status (current, superseded, retired) and window. Not with "
+            "--as-of/--known-at.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Find nodes by text, best first (current rows, or those valid at --as-of, as known at
-    --known-at)."""
+    --known-at, or every version with --history)."""
     st = state(ctx).reading()
     with errors_to_exit():
         if mode is not None and mode.strip().lower() not in MODES:
@@ -420,11 +430,11 @@ def search(
             result = st.session().search(
                 text, mode=mode.strip().lower() if mode else None, kinds=kind or (),
                 scope=scope, all_scopes=all_scopes, limit=limit, as_of=as_of,
-                known_at=known_at,
+                known_at=known_at, history=history,
             )
         except PastSemanticSearch as e:
-            raise fail(f"{e.message}: drop --as-of/--known-at, or use --mode lexical or "
-                       "hybrid", e.exit_code) from None
+            raise fail(f"{e.message}: drop --as-of/--known-at/--history, or use --mode "
+                       "lexical or hybrid", e.exit_code) from None
         for note in result.notes:
             say(f"note: {note}", err=True)
         hits = result.hits
@@ -445,7 +455,10 @@ def search(
             score = f"{r.score:.4f}" if result.mode == "hybrid" else f"{r.score:.2f}"
             # A snippet is a passage in one cell: its line breaks and tabs read as spaces.
             snippet = _BREAKS.sub(" ", h.snippet)
-            table.add_row(score, h.kind, Text(safe(h.title)), h.id, Text(safe(snippet)))
+            title = safe(h.title)
+            if r.held is not None and r.held["status"] not in (None, "current"):
+                title += f" ({r.held['status']} {str(r.held['valid_to'])[:10]})"
+            table.add_row(score, h.kind, Text(title), h.id, Text(safe(snippet)))
         _console().print(table)
 
 

@@ -415,7 +415,10 @@ def memory_get(
     "default when the local model is installed) fuses stemmed word search with meaning "
     "(embeddings computed on this machine); 'lexical' is words only (\"quoted phrases\", "
     "word* prefixes), 'semantic' meaning only. Any text is valid; without text (or without "
-    "a word in it): the most recent nodes. as_of/known_at search the past lexically. "
+    "a word in it): the most recent nodes. as_of/known_at search the past lexically; "
+    "history=true searches every version, whenever it held (\"what did we use before?\", "
+    "\"did we ever …?\"): one hit a node, its best-matching version, with status "
+    "(current, superseded, retired), valid_from and valid_to. "
     "Returns {\"items\": [{id, kind, scope, title, snippet, score, ranks: {lexical, "
     "semantic}}], \"truncated\": bool, \"mode\": str, \"notes\": [str]}; a rank is null "
     "when that side did not return the node (both, in a listing without text); **word** in "
@@ -451,18 +454,23 @@ def memory_search(
             "model is installed, else lexical (a note says so).",
         ),
     ] = None,
+    history: Annotated[
+        bool,
+        Field(description="Search every version, whenever it held, not only current ones "
+              "(not with as_of/known_at)."),
+    ] = False,
 ) -> CallToolResult:
     _named(as_of=as_of, known_at=known_at)
     n = _clamp(limit)
     try:
         result = served.session.search(
             text, mode=mode, kinds=kinds or (), scope=scope, limit=n + 1, as_of=as_of,
-            known_at=known_at,
+            known_at=known_at, history=history,
             embed_backlog=0 if served.session.embedding_in_background else SMALL_BACKLOG,
         )
     except PastSemanticSearch as e:
-        raise ToolError(f"{e.message}: omit as_of and known_at, or use mode lexical or "
-                        "hybrid") from None
+        raise ToolError(f"{e.message}: omit as_of, known_at and history, or use mode "
+                        "lexical or hybrid") from None
     svc = served.session.everywhere() if scope is not None else served.session.service()
     items = []
     for hit in result.hits[:n]:

@@ -126,7 +126,8 @@ forgetting that deletes tails raises it above their counts (``forget_drop_tails`
 def _cypher(name: str, params: dict[str, Any]) -> str:
     """The query's text, its ``__VALID__`` predicates filled for the clocks it is given."""
     return cypher.load(
-        name, past=params.get("as_of") is not None, known=params.get("known_at") is not None
+        name, past=params.get("as_of") is not None, known=params.get("known_at") is not None,
+        ever=bool(params.get("ever")),
     )
 
 
@@ -1093,6 +1094,7 @@ class Neo4jRepository:
         limit: int,
         as_of: int | None,
         known_at: int | None = None,
+        every_version: bool = False,
     ) -> list[SearchHit]:
         filters: dict[str, Any] = {"kinds": list(kinds), "limit": limit, **_scope_params(scope)}
         lucene = "" if query.empty else _lucene(query)
@@ -1110,8 +1112,10 @@ class Neo4jRepository:
                 )
                 for r in rows
             ]
-        current = as_of is None and known_at is None
-        clocks = {} if current else {"as_of": as_of, "known_at": known_at}
+        current = as_of is None and known_at is None and not every_version
+        clocks: dict[str, Any] = {} if current else {"as_of": as_of, "known_at": known_at}
+        if every_version:
+            clocks["ever"] = True  # the window test dropped (queries.load)
         # Lucene hands over its best k hits; ask again with a larger k until the top `limit`
         # of the hits that pass the filters is exact (see search_fulltext).
         k = max(_SEARCH_FETCH * limit, _SEARCH_FETCH_MIN)

@@ -108,6 +108,7 @@ _WINDOW = {
     ),
 }
 _VALID = {when: (text.format(t="n"), text.format(t="e")) for when, text in _WINDOW.items()}
+_EVER = ("1", "1")  # every version, whenever it held (search's every_version)
 _SCOPE = {
     "all": "",
     "exact": " AND n.scope = :scope",
@@ -132,12 +133,14 @@ def _sql(
     kinds: bool = False,
     rels: bool = False,
     ignore: bool = False,
+    ever: bool = False,
 ) -> str:
     """The query ``name`` with the fragments for these filters (rendered once per shape).
 
     A query using ``{valid}``/``{valid_e}`` takes ``:as_of`` and ``:known_at`` parameters
-    (:func:`_when`)."""
-    return _render(name, as_of is not None, known_at is not None, scope, kinds, rels, ignore)
+    (:func:`_when`); ``ever`` drops the window test (every version)."""
+    return _render(name, as_of is not None, known_at is not None, scope, kinds, rels, ignore,
+                   ever)
 
 
 def _when(as_of: int | None, known_at: int | None) -> dict[str, int | None]:
@@ -147,9 +150,10 @@ def _when(as_of: int | None, known_at: int | None) -> dict[str, int | None]:
 
 @cache
 def _render(
-    name: str, past: bool, known: bool, scope: str, kinds: bool, rels: bool, ignore: bool
+    name: str, past: bool, known: bool, scope: str, kinds: bool, rels: bool, ignore: bool,
+    ever: bool = False,
 ) -> str:
-    valid_n, valid_e = _VALID[(past, known)]
+    valid_n, valid_e = _EVER if ever else _VALID[(past, known)]
     fragments = {
         **_COLUMNS,
         "valid": valid_n,
@@ -1165,6 +1169,7 @@ class SqliteRepository:
         limit: int,
         as_of: int | None,
         known_at: int | None = None,
+        every_version: bool = False,
     ) -> list[SearchHit]:
         shape, sparams = _scope_params(scope)
         params: dict[str, Any] = {
@@ -1178,18 +1183,20 @@ class SqliteRepository:
         phrases = _fts_phrases(query)
         if not phrases:
             return []
-        past = as_of is not None or known_at is not None
-        if past:  # the index of every version, filtered by the window
+        past = as_of is not None or known_at is not None or every_version
+        if past:  # the index of every version, filtered by the window (or not: ever)
             name = "search_as_of"
         elif shape == "all" and not by_kind:
             name = "search_current"  # no filter: ranked on the index alone
         else:
             name = "search_fulltext"
-        ranking = _sql(name, **when, scope=shape, kinds=by_kind)
+        ranking = _sql(name, **when, scope=shape, kinds=by_kind, ever=every_version)
 
         def ranked(conn: sqlite3.Connection) -> list[Any]:
             counted = self._counted(conn)
-            postings = self._posting_cache(past)
+            # (every version: ranked on FTS5 — the postings' as-of path keeps one version a
+            # node, the one visible then)
+            postings = None if every_version else self._posting_cache(past)
             if postings is not None:
                 top = postings.top_k(
                     lambda q, p: conn.execute(q, p).fetchall(), phrases, kinds, scope, limit,

@@ -68,11 +68,11 @@ def _text(name: str) -> str:
 
 
 @cache
-def load(name: str, *, past: bool = False, known: bool = False) -> str:
+def load(name: str, *, past: bool = False, known: bool = False, ever: bool = False) -> str:
     """The text of ``cypher/<name>.cypher`` (comment lines kept; Cypher ignores them), its
     ``__VALID__(x)`` predicates filled for a read with ``$as_of`` (``past``) and/or
-    ``$known_at`` (``known``) given."""
-    window = _WINDOW[(past, known)]
+    ``$known_at`` (``known``) given, or true for every version whenever it held (``ever``)."""
+    window = "(true)" if ever else _WINDOW[(past, known)]
     return _VALID.sub(lambda m: window.format(x=m.group(1)), _text(name))
 
 
