@@ -37,7 +37,10 @@ from pathlib import Path
 
 from ryvem.errors import InvalidInput, RyvemError
 
-__all__ = ["OWN_MARK", "OutsideRoot", "TooLarge", "check_target", "read_inside", "write_atomic"]
+__all__ = [
+    "OWN_MARK", "OutsideRoot", "TooLarge", "check_target", "is_own_page", "read_inside",
+    "write_atomic",
+]
 
 OWN_MARK = b'<meta name="generator" content="ryvem graph export">'
 """What every page ryvem writes carries in its first kilobyte (the page template's head)."""
@@ -81,11 +84,17 @@ def check_target(path: Path, own: bytes | None = OWN_MARK) -> None:
             head = f.read(_HEAD)
     except OSError as e:
         raise RyvemError(f"cannot read {path}: {e.strerror or e}") from None
-    if not (head.startswith(_PAGE_START) and own in head):
+    if not is_own_page(head, own):
         raise InvalidInput(
             f"{path} exists and is not a page ryvem exported; ryvem never replaces another "
             "file (give a new path, or move that file away first)"
         )
+
+
+def is_own_page(data: bytes, own: bytes = OWN_MARK) -> bool:
+    """Whether a file's bytes (its first kilobyte is enough) are a page ryvem wrote: it
+    starts as one and its head carries ``own``."""
+    return data.startswith(_PAGE_START) and own in data[:_HEAD]
 
 
 def _mode_to_keep(path: Path) -> int:

@@ -43,7 +43,7 @@ from ryvem.errors import (
     StoreReadOnly,
 )
 from ryvem.ports import Forgets, ForgetTx, GraphRepository, Progress, RequeuesVectors
-from ryvem.safefile import OWN_MARK
+from ryvem.safefile import is_own_page
 
 __all__ = [
     "Actor",
@@ -199,8 +199,9 @@ def redact(
     ``dry_run`` counts what would change and changes nothing (no audit entry either).
     When no version nor edge in ``scope`` holds ``text`` nothing is written either — no audit
     entry — and the report counts 0 with no entry (see :attr:`ForgetReport.found_nothing`): a
-    text already gone is not an error. The store's files are cleaned either way, so running
-    a redaction again finishes a cleanup an earlier one could not (:class:`CleanupIncomplete`).
+    text already gone is not an error. A cleanup an earlier redaction or purge could not
+    finish (:class:`CleanupIncomplete`, ``Forgets.cleanup_pending``) is finished either way,
+    so running the command again completes it.
 
     ``text`` in the ``reason`` is redacted too: the audit trail is kept forever, and an agent
     explaining itself pastes the very token ("remove ghp_… leaked"). A redaction of one scope
@@ -428,6 +429,6 @@ def stale_exports(folders: Iterable[Path], needles: Iterable[bytes]) -> list[Pat
                 data = page.read_bytes()
             except OSError:
                 continue
-            if OWN_MARK in data[:1024] and any(f in data for f in forms):
+            if is_own_page(data) and any(f in data for f in forms):
                 found.append(page)
     return found

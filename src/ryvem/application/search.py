@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ryvem.domain.model import SearchHit
+from ryvem.domain.model import NodeVersion, SearchHit
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import parse_search
 from ryvem.errors import InvalidInput, StoreReadOnly
@@ -324,11 +324,13 @@ def run_strategy(
         if name not in ("lexical", "semantic", "graph"):
             raise InvalidInput(f"unknown search component {name!r}")
 
+    versions: dict[str, NodeVersion | None] = {}  # a history search's hits, read once
+
     def lexical() -> Sequence[SearchHit]:
         if request.every_version:
             return one_a_node(repo, repo.search(
                 query, request.kinds, request.scope, depth, None, None, every_version=True,
-            ))
+            ), versions)
         return repo.search(
             query, request.kinds, request.scope, depth, request.as_of, request.known_at,
         )
@@ -379,7 +381,7 @@ def run_strategy(
         (name, ranked), = lists.items()
         out = single(name, ranked, request.limit)
         if request.every_version:
-            out = [dataclasses.replace(h, held=_held(repo, h.id)) for h in out]
+            out = [dataclasses.replace(h, held=_held(versions.get(h.id))) for h in out]
         return out
     return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit, weights=weights)
 
@@ -388,9 +390,12 @@ HISTORY_DEPTH = 4  # a search of every version reads this many rows a hit asked 
 MAX_HISTORY_ROWS = 4000  # … at most
 
 
-def one_a_node(repo: GraphRepository, hits: Sequence[SearchHit]) -> list[SearchHit]:
+def one_a_node(
+    repo: GraphRepository, hits: Sequence[SearchHit], versions: dict[str, NodeVersion | None]
+) -> list[SearchHit]:
     """The best-ranked version of each node among ``hits`` (in rank order): a search of
-    every version answers with nodes, as every other search does."""
+    every version answers with nodes, as every other search does. The versions kept are
+    left in ``versions`` by id (what :func:`_held` says of each)."""
     seen: set[str] = set()
     out = []
     for hit in hits:
@@ -399,14 +404,14 @@ def one_a_node(repo: GraphRepository, hits: Sequence[SearchHit]) -> list[SearchH
         if entity not in seen:
             seen.add(entity)
             out.append(hit)
+            versions[hit.id] = version
     return out
 
 
-def _held(repo: GraphRepository, version_id: str) -> dict[str, Any]:
+def _held(v: NodeVersion | None) -> dict[str, Any]:
     """Which version a hit of a search of every version is, and when it held."""
     from ryvem.domain.timeutil import format_us
 
-    v = repo.get_version(version_id)
     if v is None:
         return {"status": None, "valid_from": None, "valid_to": None}
     status = ("current" if v.valid_to is None
