@@ -13,11 +13,13 @@ from ryvem.domain.redaction import (
     REDACTED,
     check_redaction_text,
     purge_version,
+    redact_body,
     redact_data,
     redact_text,
     redact_version,
     skeleton_hit,
 )
+from ryvem.domain.spellings import html_forms, spelled_spans
 from ryvem.errors import InvalidInput
 
 SECRET = "tok_9f8e7d6c"
@@ -179,3 +181,44 @@ def test_a_second_redaction_of_a_number_or_a_key_reads_as_redacted_further() -> 
         assert not redacted_further(twice, once), second
     other = redacted(v, "SECRETKEYZ")
     assert not redacted_further(once, other) and not redacted_further(other, once)
+
+
+PCT = "tok-pctsecret-998877"
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("only [x](tok%2Dpctsecret%2D998877.md) encoded", "only [x]([redacted].md) encoded"),
+    ("[y](<tok-pct&#115;ecret-998877.md>)", "[y](<[redacted].md>)"),
+    ("tok-pct&#x73;ecret&#X2d;998877 said", "[redacted] said"),
+    (r"tok\-pctsecret\-998877 said", "[redacted] said"),
+    ("[w](tok&#37;2Dpctsecret-998877.md)", "[w]([redacted].md)"),
+    ("%74ok-pctsecret-998877 and tok-pctsecret-998877", "[redacted] and [redacted]"),
+])
+def test_a_redaction_matches_the_text_in_every_spelling_the_product_decodes(
+    body: str, expected: str
+) -> None:
+    """Issue 39: a percent-encoded link target, an HTML entity, a backslash escape, an
+    entity spelling a percent escape: each reads as the text in the page, so each goes."""
+    assert redact_body(body, PCT)[0] == expected
+    r = redact_version(version(body=body), (), PCT)
+    assert r is not None and r.body == expected and r.erased == "redacted"
+    assert not any(PCT in t for t in r.targets)
+
+
+def test_an_encoded_spelling_of_another_text_and_plain_escapes_stay_as_written() -> None:
+    body = "100% &amp; tok%2Dother%2D998877 and [a](b%20c.md) and \\* star"
+    assert spelled_spans(body, PCT) == []
+    assert redact_body(body, PCT) == (body, 0)
+    assert redact_version(version(body=body), ("b c",), PCT) is None
+
+
+def test_a_spelled_span_covers_exactly_the_source_that_decodes_to_the_text() -> None:
+    body = "a tok%2Dpctsecret&#45;998877 b"
+    assert spelled_spans(body, PCT) == [(2, len(body) - 2)]
+    assert redact_body(body, PCT) == ("a [redacted] b", 1)
+
+
+def test_the_page_forms_of_a_text_are_its_html_escapes() -> None:
+    assert html_forms("a<b>&\"c'") == {
+        "a<b>&\"c'", "a&lt;b&gt;&amp;\"c'", "a&lt;b&gt;&amp;&quot;c'",
+        "a&lt;b&gt;&amp;&quot;c&#x27;"}

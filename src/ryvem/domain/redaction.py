@@ -8,6 +8,10 @@ never the skeleton (id, entity, kind, key, scope, window, supersede chain):
   values and object keys at any depth; a number whose JSON form holds TEXT becomes the
   string ``[redacted]``), and in its link targets, which are derived again
   from the redacted body and data (:func:`redact_version`); in an edge, in its data's strings.
+  In a body, TEXT is also matched in every spelling the product decodes — a percent-encoded
+  link target, an HTML entity or a backslash escape the export's renderer decodes
+  (:mod:`ryvem.domain.spellings`) — and each such span becomes ``[redacted]`` whole
+  (:func:`redact_body`), so no decodable copy is left in a version marked redacted.
 * **purge** a node: every version's title becomes ``[purged]``, its body and data empty, its
   link targets none, its retire reason (when it had one) ``[purged]``; its edges' data ``{}``.
 
@@ -24,6 +28,7 @@ from typing import Any, Literal
 
 from ryvem.domain.links import Link, extract_links, normalize
 from ryvem.domain.model import Edge, NodeVersion
+from ryvem.domain.spellings import spelled_spans
 from ryvem.errors import InvalidInput
 
 __all__ = [
@@ -36,6 +41,7 @@ __all__ = [
     "check_redaction_text",
     "links_of",
     "purge_version",
+    "redact_body",
     "redact_data",
     "redact_edge_data",
     "redact_text",
@@ -110,6 +116,24 @@ def redact_text(value: str, text: str, marker: str = REDACTED) -> tuple[str, int
         count += value.count(text)
         value = value.replace(text, marker)
     return value, count
+
+
+def redact_body(body: str, text: str) -> tuple[str, int]:
+    """A body with ``text`` redacted as written (:func:`redact_text`) and in every other
+    spelling the product decodes (:func:`~ryvem.domain.spellings.spelled_spans`: each span
+    whose decoded reading holds it becomes ``[redacted]`` whole), and how many. Repeated
+    until no reading holds it: a marker next to original characters could spell it again."""
+    body, count = redact_text(body, text)
+    while spans := spelled_spans(body, text):
+        pieces: list[str] = []
+        last = 0
+        for start, end in spans:
+            pieces += [body[last:start], REDACTED]
+            last = end
+        body = "".join([*pieces, body[last:]])
+        again, n = redact_text(body, text)
+        body, count = again, count + len(spans) + n
+    return body, count
 
 
 # What stands for the marker while a redacted version's links are read: "[redacted]" inside
@@ -194,7 +218,7 @@ def redact_version(
     link written in another case than TEXT whose folded form matches it) is redacted too.
     """
     title, n_title = redact_text(v.title, text)
-    body, n_body = redact_text(v.body, text)
+    body, n_body = redact_body(v.body, text)
     data, n_data = redact_data(v.data, text)
     reason, n_reason = (None, 0) if v.retired_reason is None else redact_text(
         v.retired_reason, text

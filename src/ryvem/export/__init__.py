@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ryvem.domain.model import LINKS, SUPERSEDES, Edge, NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
+from ryvem.domain.spellings import html_forms
 from ryvem.domain.timeutil import format_us, parse_time
 from ryvem.errors import RyvemError
 from ryvem.export.markdown import render_body, shown
@@ -64,13 +65,11 @@ def json_for_script(value: Any) -> str:
 
 
 def written_forms(text: str) -> list[bytes]:
-    """The byte forms ``text`` takes in a page: as written, HTML-escaped (a rendered body,
-    as markdown-it escapes, or fully), each inside the page's JSON (:func:`json_for_script`:
-    ``&`` as ``\\u0026`` …). What a redaction looks for in pages exported before it."""
-    from html import escape
-
-    shown = {text, escape(text, quote=False), escape(text, quote=False).replace('"', "&quot;"),
-             escape(text)}
+    """The byte forms ``text`` takes in a page: its HTML forms
+    (:func:`ryvem.domain.spellings.html_forms`), each also inside the page's JSON
+    (:func:`json_for_script`: ``&`` as ``\\u0026`` …). What a redaction looks for in pages
+    exported before it."""
+    shown = html_forms(text)
     inside = {json_for_script(x)[1:-1] for x in shown}
     return sorted(f.encode("utf-8") for f in shown | inside)
 

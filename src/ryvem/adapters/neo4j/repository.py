@@ -77,6 +77,7 @@ from ryvem.domain.model import (
 from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import GLOBAL, ScopeFilter
 from ryvem.domain.search import SearchQuery, Term, fold, lexical_plan, opening, snippet
+from ryvem.domain.spellings import DECODING_MARKS
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     AppliesPlans,
@@ -689,7 +690,8 @@ class _ForgetTx(ForgetTx):
         self, text: str, scope: ScopeFilter
     ) -> list[tuple[NodeVersion, tuple[str, ...]]]:
         rows = self._run("forget_versions_containing", text=text,
-                         text_json=_json_fragment(text), **_scope_params(scope))
+                         text_json=_json_fragment(text), marks=list(DECODING_MARKS),
+                         **_scope_params(scope))
         return [(_node(r["v"]), tuple(sorted(r["targets"]))) for r in rows]
 
     def chain(self, entity: str) -> list[tuple[NodeVersion, tuple[str, ...]]]:

@@ -49,6 +49,7 @@ from ryvem.domain.model import (
 from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import STOP_WORDS, SearchQuery, lexical_plan, opening, snippet
+from ryvem.domain.spellings import DECODING_MARKS
 from ryvem.domain.traversal import EdgeRow
 from ryvem.ports import (
     Close,
@@ -384,7 +385,8 @@ class _ForgetTx(ForgetTx):
         shape, sparams = _scope_params(scope)
         rows = self.c.execute(
             _sql("forget_versions_containing", scope=shape),
-            {"text": text, "text_json": _json_fragment(text), **sparams},
+            {"text": text, "text_json": _json_fragment(text), "marks": _json(DECODING_MARKS),
+             **sparams},
         ).fetchall()
         return self._with_targets(rows)
 

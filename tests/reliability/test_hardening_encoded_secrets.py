@@ -1,0 +1,89 @@
+"""A secret in another spelling (issue 39): ``redact`` finds it in every form the product
+itself decodes — a percent-encoded link target, an HTML entity or backslash escape the
+export's renderer decodes — rewrites it, and an export made afterwards holds no form of it.
+
+Real ``ryvem`` CLI (``tests/clirun.py``), real SQLite files, one throw-away data dir each.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from clirun import Cli
+
+SECRET = "tok-pctsecret-998877"
+PERCENT = "tok%2Dpctsecret%2D998877"
+# Bodies each holding SECRET only in a spelling the product decodes, never literally.
+SPELLINGS = {
+    "percent": f"only [x]({PERCENT}.md) encoded",
+    "entity": "see [y](<tok-pct&#115;ecret-998877.md>) here",
+    "hex-entity": "text tok-pct&#x73;ecret&#x2D;998877 in a paragraph",
+    "decimal-entity-in-label": "[tok&#45;pct&#0115;ecret-998877](page.md) &amp; more",
+    "escape": r"an escaped tok\-pctsecret\-998877 word",
+    "entity-of-percent": "[w](tok&#37;2Dpctsecret-998877.md) twice encoded",
+}
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Cli:
+    return Cli(tmp_path, tmp_path / "data")
+
+
+def every_reading(text: str) -> str:
+    """``text`` as a reader of the page can read it: as written, out of the page's JSON
+    (``\\u0026`` is ``&``), entities decoded (the browser), percent escapes decoded (a
+    followed href), both."""
+    text = re.sub(r"\\u00([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)), text)
+    once = html.unescape(text)
+    return "\n".join([text, once, unquote(text), unquote(once), html.unescape(unquote(once))])
+
+
+def test_a_percent_encoded_link_target_is_redacted_in_the_body_not_only_in_the_target(
+    cli: Cli,
+) -> None:
+    cli.ok("put", "page", "--key", "src2", "--title", "src2", "--body", SPELLINGS["percent"])
+    r = cli.ok("redact", SECRET, "--all-scopes")
+    assert "redacted 1 version" in r.out
+    got = cli.json("get", "page/src2")
+    assert got["erased"] == "redacted"
+    assert PERCENT not in json.dumps(got) and SECRET not in every_reading(json.dumps(got))
+    assert got["body"] == "only [x]([redacted].md) encoded"
+
+
+@pytest.mark.parametrize("name", sorted(SPELLINGS))
+def test_a_redaction_leaves_no_decodable_copy_in_the_version_nor_in_a_later_export(
+    cli: Cli, tmp_path: Path, name: str,
+) -> None:
+    cli.ok("put", "page", "--key", "src", "--title", "src", "--body", SPELLINGS[name])
+    cli.ok("put", "page", "--key", "other", "--title", "other", "--body", "a 100% & kept body")
+    page = tmp_path / "before.html"
+    cli.ok("export", "--out", str(page))
+    assert SECRET in every_reading(page.read_text()), "the export decodes this spelling"
+    r = cli.ok("redact", SECRET, "--all-scopes")
+    assert "redacted 1 version" in r.out
+    got = cli.json("get", "page/src")
+    assert got["erased"] == "redacted" and "[redacted]" in got["body"]
+    assert SECRET not in every_reading(got["body"])
+    after = tmp_path / "after.html"
+    cli.ok("export", "--out", str(after))
+    text = after.read_text()
+    assert SECRET not in every_reading(text)
+    assert not re.search(r'href="[^"]*pct', text)
+    assert cli.json("get", "page/other")["body"] == "a 100% & kept body"
+
+
+def test_an_entity_encoded_link_is_found_by_a_dry_run_and_counted_where_it_is(
+    cli: Cli,
+) -> None:
+    cli.ok("put", "page", "--key", "src3", "--title", "src3", "--body", SPELLINGS["entity"])
+    dry = cli.json("redact", SECRET, "--all-scopes", "--dry-run")
+    assert dry["versions"] == 1, dry
+    assert cli.json("get", "page/src3")["body"] == SPELLINGS["entity"]  # nothing written
+    assert cli.json("redact", SECRET, "--all-scopes")["versions"] == 1
+    assert cli.json("redact", SECRET, "--all-scopes")["versions"] == 0  # nothing left
