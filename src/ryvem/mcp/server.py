@@ -53,7 +53,7 @@ from ryvem.mcp.arguments import (
     unknown_arguments,
     unknown_message,
 )
-from ryvem.mcp.wire import NOT_UNICODE, guard_stdin
+from ryvem.mcp.wire import REFUSED, guard_stdin
 from ryvem.settings import Settings
 
 __all__ = [
@@ -312,14 +312,13 @@ class RyvemMCPServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
-        if NOT_UNICODE in arguments:  # ryvem.mcp.wire found text that is not Unicode
+        if REFUSED in arguments:  # ryvem.mcp.wire found what the SDK's parser refuses
             if name == NAVIGATE:
                 return _ok([])
-            raw = arguments[NOT_UNICODE]  # a list from the wire; anything from a client
-            names = [str(n) for n in raw] if isinstance(raw, list) and raw else ["an argument"]
-            verb = "contains" if len(names) == 1 else "contain"
-            raise ToolError(f"Error executing tool {name}: {', '.join(names)} {verb} a lone "
-                            "surrogate (not valid Unicode text)")
+            raw = arguments[REFUSED]  # a list from the wire; anything from a client
+            reasons = [str(r) for r in raw] if isinstance(raw, list) and raw else [
+                "an argument could not be read"]
+            raise ToolError(f"Error executing tool {name}: {'; '.join(reasons)}")
         tool = self._tool_manager.get_tool(name)
         if tool is None and name == _PURGE_TOOL.name:  # said only "Unknown tool"
             raise ToolError(
