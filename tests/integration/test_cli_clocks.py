@@ -161,3 +161,16 @@ def test_a_time_whose_zone_moves_it_outside_years_1_to_9999_is_exit_2_and_writes
     for verb in ("get", "history", "links"):
         assert_fails(cli(verb, "decision/d", "--as-of", year_0), 2, "outside years 1 to 9999")
     assert_fails(cli("search", "x", "--as-of", "9999-12-31T23:59:59-01:00"), 2, "outside years")
+
+
+def test_a_node_dated_before_1970_supersedes_with_a_later_pre_1970_time(cli: Cli) -> None:
+    """Valid time is signed: no floor at 1970-01-01 refuses the second write or moves a
+    write dated exactly 1970-01-01 by a microsecond."""
+    cli.ok("put", "task", "--key", "b", "--title", "B", "--valid-from", "1969-12-31")
+    b2 = cli.json("put", "task", "--key", "b", "--title", "B2",
+                  "--valid-from", "1969-12-31T12:00:00Z")
+    assert b2["valid_from"] == "1969-12-31T12:00:00.000000Z"
+    b3 = cli.json("put", "task", "--key", "b", "--title", "B3", "--valid-from", "1970-01-01")
+    assert b3["valid_from"] == "1970-01-01T00:00:00.000000Z"
+    then = cli.json("get", "task/b", "--as-of", "1969-12-31T06:00:00Z")
+    assert then["title"] == "B"

@@ -79,3 +79,11 @@ def test_a_trusted_read_result_behaves_exactly_like_a_validated_model() -> None:
         fast.title = "changed"  # type: ignore[misc]  # assigning to a frozen model on purpose
     e = Edge(id="c" * 24, rel="links", src="a" * 24, dst="b" * 24, valid_from=T0)
     assert trusted(Edge, dict(e.model_dump())) == e
+
+
+def test_the_latest_valid_time_of_a_row_before_1970_is_negative_not_floored_at_zero() -> None:
+    day = 86_400_000_000
+    assert version(valid_from=-day).latest_valid == -day
+    closed = version(valid_from=-2 * day, valid_to=-day, closure_recorded_at=T0)
+    assert closed.latest_valid == -day
+    assert closed.latest_instant == T0  # the known-time clock is the store's: after 1970

@@ -156,7 +156,7 @@ def _known(known_at: int | None) -> str:
 
 def _last_time(v: NodeVersion | Edge) -> int:
     """The latest instant on either clock a row holds: a write after it must be later."""
-    return max(v.valid_from, v.valid_to or 0, v.recorded_at, v.closure_recorded_at or 0)
+    return v.latest_instant
 
 
 def _append_only(what: str, at: int, floor: int, *, strict: bool) -> int:
@@ -338,7 +338,7 @@ class Service:
         moved_tails: set[str] = set()  # the old keys of renames: links to them re-resolve
         for n in nodes:
             prev = latest.get(n.identity) if n.identity is not None else None
-            floor = None if prev is None else max(prev.valid_from, prev.valid_to or 0)
+            floor = None if prev is None else prev.latest_valid
             moved = latest.get(n.old_identity) if n.old_identity is not None else None
             renaming = moved is not None and moved.is_current
             if moved is not None and renaming:
@@ -349,7 +349,7 @@ class Service:
                     )
                 # The node moves: its history continues under the new key, after both the
                 # old key's latest valid time and the new key's (an earlier page there).
-                floor = max(floor or 0, moved.valid_from)
+                floor = moved.valid_from if floor is None else max(floor, moved.valid_from)
                 prev = moved
                 moved_tails.add(tail(normalize(moved.key or "")))
             elif prev is not None and not prev.is_current and prev.superseded_by is not None:

@@ -73,6 +73,19 @@ class _Bitemporal(_Frozen):
                 values = {**values, "closure_recorded_at": values["valid_to"]}
         return values
 
+    @property
+    def latest_valid(self) -> int:
+        """The latest valid time this row holds: its end when closed, else its start. Valid
+        time is signed (before 1970 is negative), so nothing here is floored at 0."""
+        return self.valid_from if self.valid_to is None else max(self.valid_from, self.valid_to)
+
+    @property
+    def latest_instant(self) -> int:
+        """The latest instant on either clock this row holds: a write after it must be later."""
+        known = self.recorded_at if self.closure_recorded_at is None else max(
+            self.recorded_at, self.closure_recorded_at)
+        return max(self.latest_valid, known)
+
     def valid_at(self, at: int) -> bool:
         """Valid at ``at`` as known now."""
         return self.valid_from <= at and (self.valid_to is None or at < self.valid_to)

@@ -24,17 +24,18 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
+import types as types_
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, ParamSpec
+from typing import Annotated, Any, Literal, ParamSpec, get_args, get_origin
 
 from mcp.server.context import CallNext, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
-from pydantic import Field, ValidationError
+from pydantic import Field, Strict, ValidationError
 
 from ryvem import __version__
 from ryvem.application.forget import Actor, ForgetReport, export_folders, stale_exports
@@ -53,7 +54,7 @@ from ryvem.mcp.arguments import (
     unknown_arguments,
     unknown_message,
 )
-from ryvem.mcp.wire import NOT_UNICODE, guard_stdin
+from ryvem.mcp.wire import REFUSED, guard_stdin
 from ryvem.settings import Settings
 
 __all__ = [
@@ -286,6 +287,17 @@ def _tool(
     return register
 
 
+def _strict(annotation: Any) -> Any:
+    """``annotation`` validated strictly where pydantic can (one scalar or list type, maybe
+    optional); a Literal or a union of several types already takes only what it names."""
+    base = get_args(annotation)[0] if get_origin(annotation) is Annotated else annotation
+    types = [a for a in get_args(base) if a is not type(None)] if isinstance(
+        base, types_.UnionType) else [base]
+    if len(types) == 1 and (types[0] in (int, bool, str, float) or get_origin(types[0]) is list):
+        return Annotated[annotation, Strict()]
+    return annotation
+
+
 def _bound(tool: _Tool, served: Served) -> Callable[..., CallToolResult]:
     """The tool with ``served`` bound: its signature (what the SDK turns into the input
     schema) is the function's without the first parameter."""
@@ -294,14 +306,17 @@ def _bound(tool: _Tool, served: Served) -> Callable[..., CallToolResult]:
     def call(**arguments: Any) -> CallToolResult:
         return tool.fn(served, **arguments)
 
+    # Every argument is validated strictly: "5" or true is no integer, 5 no string (pydantic's
+    # lax mode took them), so a host's wrong type is a tool error naming the argument.
+    parameters = [p.replace(annotation=_strict(p.annotation))
+                  for p in list(signature.parameters.values())[1:]]
     call.__name__ = tool.name
     call.__doc__ = tool.fn.__doc__
     call.__module__ = tool.fn.__module__
-    call.__annotations__ = {
-        p.name: p.annotation for p in list(signature.parameters.values())[1:]
-    } | {"return": signature.return_annotation}
+    call.__annotations__ = {p.name: p.annotation for p in parameters} | {
+        "return": signature.return_annotation}
     call.__signature__ = signature.replace(  # type: ignore[attr-defined]  # read by inspect
-        parameters=list(signature.parameters.values())[1:]
+        parameters=parameters
     )
     return call
 
@@ -312,14 +327,13 @@ class RyvemMCPServer(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
-        if NOT_UNICODE in arguments:  # ryvem.mcp.wire found text that is not Unicode
+        if REFUSED in arguments:  # ryvem.mcp.wire found what the SDK's parser refuses
             if name == NAVIGATE:
                 return _ok([])
-            raw = arguments[NOT_UNICODE]  # a list from the wire; anything from a client
-            names = [str(n) for n in raw] if isinstance(raw, list) and raw else ["an argument"]
-            verb = "contains" if len(names) == 1 else "contain"
-            raise ToolError(f"Error executing tool {name}: {', '.join(names)} {verb} a lone "
-                            "surrogate (not valid Unicode text)")
+            raw = arguments[REFUSED]  # a list from the wire; anything from a client
+            reasons = [str(r) for r in raw] if isinstance(raw, list) and raw else [
+                "an argument could not be read"]
+            raise ToolError(f"Error executing tool {name}: {'; '.join(reasons)}")
         tool = self._tool_manager.get_tool(name)
         if tool is None and name == _PURGE_TOOL.name:  # said only "Unknown tool"
             raise ToolError(

@@ -1,24 +1,34 @@
-"""The stdio wire under ``ryvem-mcp``: a message whose text is not Unicode still gets a reply.
+"""The stdio wire under ``ryvem-mcp``: every message the SDK's reader would drop still gets a reply.
 
-JSON lets a string hold a lone surrogate escape (``"\\udcff"``: valid JSON syntax, not
-Unicode text; a buggy host can send one when it cuts an emoji in half). The MCP SDK's stdio
-reader (mcp 2.x) parses each line with pydantic's JSON parser, which refuses such a string,
-and drops the message: a request gets no reply at all and its host waits until its own
-timeout (modelcontextprotocol/python-sdk#2751). ryvem never saw the call, so it could not
-answer it as every other bad input is answered: a one-line tool error that writes nothing.
+The MCP SDK's stdio reader (mcp 2.x) parses each line with pydantic's JSON parser and, when that
+parser refuses a line, drops the message: a request gets no reply at all and its host waits
+until its own timeout (modelcontextprotocol/python-sdk#2751). ryvem never sees the call, so it
+cannot answer it as every other bad input is answered: a one-line tool error that writes
+nothing. The parser refuses three kinds of valid JSON:
+
+* a string holding a lone surrogate escape (``"\\udcff"``: valid JSON syntax, not Unicode
+  text; a buggy host can send one when it cuts an emoji in half);
+* nesting deeper than its recursion limit (about 200 levels);
+* an integer of more than 4,300 digits (Python's limit on reading an integer from text).
 
 :func:`guard_stdin` puts a pump between the process's stdin and the SDK's reader, and the pump
-passes every line through :func:`repair`, which changes only a line whose JSON holds a lone
-surrogate (a byte search first, so other lines cost a ``bytes.find``):
+passes every line through :func:`repair`, which changes only a line the SDK's own parser refuses
+(it is tried first: a few microseconds for an ordinary line):
 
-* a ``tools/call`` gets its arguments replaced by ``{NOT_UNICODE: [names]}``, the names of
-  the arguments that held one; ``RyvemMCPServer.call_tool`` answers it with a tool error
-  naming them (``title contains a lone surrogate (not valid Unicode text)``), as the CLI and
-  the library refuse that text, and the tool never runs;
+* a ``tools/call`` gets its arguments replaced by ``{REFUSED: [reasons]}``, one phrase per
+  problem naming the arguments that held it (``title contains a lone surrogate (not valid
+  Unicode text)``); ``RyvemMCPServer.call_tool`` answers with a tool error made of them, as
+  the CLI and the library refuse that input, and the tool never runs;
 * any other message (the handshake, a notification) gets each lone surrogate replaced by
-  U+FFFD, as the SDK's reader already replaces bytes that are not UTF-8.
+  U+FFFD (as the SDK's reader already replaces bytes that are not UTF-8), each over-long
+  integer and each value nested past :data:`WIRE_DEPTH` by null, so the SDK can read it and
+  answer it as it answers any message.
 
-A line that is not JSON, or not UTF-8, passes unchanged: the SDK handles it as before.
+A request that is JSON but not JSON-RPC the SDK reads (``params`` not an object, no
+``"jsonrpc": "2.0"``, a method that is not a string) becomes a request for the method
+:data:`INVALID_REQUEST`, which the SDK answers with a JSON-RPC error under the same id. A line
+that is not JSON, not UTF-8, or has no id a reply could name passes unchanged: the SDK reads
+nothing it can answer, logs it, and the server goes on with the next line.
 """
 
 from __future__ import annotations
@@ -27,54 +37,157 @@ import json
 import os
 import re
 import threading
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NOT_UNICODE", "guard_stdin", "repair"]
+from mcp import types
 
-NOT_UNICODE = "__ryvem_not_unicode__"  # the argument a repaired tools/call carries
+from ryvem.domain.validation import MAX_DATA_DEPTH
+
+__all__ = ["INVALID_REQUEST", "REFUSED", "WIRE_DEPTH", "guard_stdin", "repair"]
+
+REFUSED = "__ryvem_refused__"  # the argument a repaired tools/call carries
+INVALID_REQUEST = "ryvem/invalid-request"  # the method a request the SDK cannot read becomes
+WIRE_DEPTH = 100  # nesting the wire lets through as it is (the SDK's parser stops near 200)
+MAX_INT_DIGITS = 4300  # Python's default int_max_str_digits
 _LONE = re.compile("[\ud800-\udfff]")  # after json.loads, a valid pair is one code point
 _ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a surrogate escape, paired or not
+_NOT_UNICODE = "a lone surrogate (not valid Unicode text)"
+_TOO_DEEP = f"nested deeper than {MAX_DATA_DEPTH} levels"
+_TOO_LONG = f"an integer too long to read (over {MAX_INT_DIGITS:,} digits)"
 
 
-def _holds_lone(value: Any) -> bool:
+@dataclass(frozen=True, slots=True)
+class _LongInt:
+    """An integer literal too long for ``int()``, kept as its length."""
+
+    digits: int
+
+
+def _read_int(text: str) -> int | _LongInt:
+    return _LongInt(len(text)) if len(text.lstrip("-")) > MAX_INT_DIGITS else int(text)
+
+
+def _problems(value: Any, depth: int = 1) -> set[str]:
+    """What in ``value`` the SDK's parser refuses (a set of the phrases above)."""
     if isinstance(value, str):
-        return _LONE.search(value) is not None
-    if isinstance(value, dict):
-        return any(_holds_lone(k) or _holds_lone(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_holds_lone(v) for v in value)
-    return False
+        return {_NOT_UNICODE} if _LONE.search(value) else set()
+    if isinstance(value, _LongInt):
+        return {_TOO_LONG}
+    if not isinstance(value, dict | list):
+        return set()
+    if depth > WIRE_DEPTH:
+        return {_TOO_DEEP}
+    found: set[str] = set()
+    for k, v in value.items() if isinstance(value, dict) else enumerate(value):
+        if isinstance(k, str) and _LONE.search(k):
+            found.add(_NOT_UNICODE)
+        found |= _problems(v, depth + 1)
+    return found
 
 
-def _replaced(value: Any) -> Any:
+def _readable(value: Any, depth: int = 1) -> Any:
+    """``value`` with what the SDK's parser refuses replaced (U+FFFD, or null)."""
     if isinstance(value, str):
         return _LONE.sub("\ufffd", value)
+    if isinstance(value, _LongInt):
+        return None
+    if isinstance(value, dict | list) and depth > WIRE_DEPTH:
+        return None
     if isinstance(value, dict):
-        return {_replaced(k): _replaced(v) for k, v in value.items()}
+        return {_readable(k): _readable(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [_replaced(v) for v in value]
+        return [_readable(v, depth + 1) for v in value]
     return value
 
 
+def _reasons(arguments: dict[str, Any]) -> list[str]:
+    """One phrase per problem, naming the arguments that hold it, in the arguments' order."""
+    held: dict[str, list[str]] = {}
+    for name, value in arguments.items():
+        problems = _problems(value, 2) | ({_NOT_UNICODE} if _LONE.search(name) else set())
+        for problem in problems:
+            held.setdefault(problem, []).append(_LONE.sub("\ufffd", name))
+    out = []
+    for problem in (_NOT_UNICODE, _TOO_DEEP, _TOO_LONG):
+        if problem in held:
+            names = held[problem]
+            if problem == _NOT_UNICODE:
+                verb = "contains" if len(names) == 1 else "contain"
+            else:
+                verb = ("is" if len(names) == 1 else "are") if problem == _TOO_DEEP else (
+                    "holds" if len(names) == 1 else "hold")
+            out.append(f"{', '.join(names)} {verb} {problem}")
+    return out
+
+
+def _sdk_reads(line: bytes) -> bool:
+    """Whether the SDK's reader reads ``line`` as a JSON-RPC message (its own parser)."""
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception:  # pydantic's ValidationError, or a parser error it raises as such
+        return False
+    return True
+
+
 def repair(line: bytes) -> bytes:
-    """``line`` as the SDK can read it (see the module doc); unchanged unless its JSON holds
-    a lone surrogate."""
-    if _ESCAPE.search(line) is None:
+    """``line`` as the SDK can read it (see the module doc); unchanged when the SDK reads it."""
+    if _sdk_reads(line):
         return line
     try:
-        message = json.loads(line)
+        message = json.loads(line, parse_int=_read_int)
+    except RecursionError:  # deeper than Python reads: answer a tool call if it says it is one
+        return _unreadable_call(line)
     except ValueError:  # not JSON, or not UTF-8: the SDK's reader says what it says
         return line
-    if not _holds_lone(message):
+    if not isinstance(message, dict):
         return line
-    params = message.get("params") if isinstance(message, dict) else None
-    if (isinstance(params, dict) and message.get("method") == "tools/call"
-            and isinstance(params.get("arguments"), dict)):
-        arguments = params["arguments"]
-        params["arguments"] = {NOT_UNICODE: [
-            name for name, value in arguments.items() if _holds_lone(name) or _holds_lone(value)
-        ]}
-    return json.dumps(_replaced(message), ensure_ascii=False).encode("utf-8") + b"\n"
+    if _problems(message):
+        params = message.get("params")
+        if (isinstance(params, dict) and message.get("method") == "tools/call"
+                and isinstance(params.get("arguments"), dict)):
+            params["arguments"] = {REFUSED: _reasons(params["arguments"])}
+        repaired = json.dumps(_readable(message), ensure_ascii=False).encode("utf-8") + b"\n"
+        if _sdk_reads(repaired):
+            return repaired
+    return _invalid_request(message, line)
+
+
+def _invalid_request(message: dict[str, Any], line: bytes) -> bytes:
+    """A request the SDK cannot read as JSON-RPC (``params`` not an object, no ``jsonrpc``,
+    a method that is not a string) becomes one it answers with an error (method not found)
+    under the same id; without an id (a string or an integer) nothing can name the answer,
+    and the line passes to the SDK as it is."""
+    request_id = message.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+        return line
+    reply = {"jsonrpc": "2.0", "id": request_id, "method": INVALID_REQUEST}
+    return json.dumps(reply, ensure_ascii=False).encode("utf-8", "replace") + b"\n"
+
+
+# A message's id and tool name as clients write them, before the arguments: read by pattern
+# only from a line nested too deep for Python's reader.
+_ID = re.compile(rb'^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?'
+                 rb'"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")')
+_NAME = re.compile(rb'"method"\s*:\s*"tools/call"\s*,\s*"params"\s*:\s*\{\s*'
+                   rb'"name"\s*:\s*"([^"\\]{1,200})"')
+
+
+def _unreadable_call(line: bytes) -> bytes:
+    """A message nested too deep for Python's reader: a tools/call becomes a refused call with
+    the same id, another request an invalid one — when its id (and a call's tool name) stand
+    before the arguments, as clients write them; else the line passes as it is."""
+    found_id = _ID.search(line)
+    if found_id is None:
+        return line
+    request_id = json.loads(found_id.group(1))
+    found_name = _NAME.search(line)
+    if found_name is None:
+        return _invalid_request({"id": request_id}, line)
+    reply = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+             "params": {"name": found_name.group(1).decode("utf-8", "replace"),
+                        "arguments": {REFUSED: [f"an argument is {_TOO_DEEP}"]}}}
+    return json.dumps(reply).encode("utf-8") + b"\n"
 
 
 def guard_stdin() -> None:

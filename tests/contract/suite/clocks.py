@@ -188,6 +188,28 @@ class ClocksContract(ContractBase):
         assert b.valid_from == a.valid_from + 1
         assert [v.title for v in service.history("page/p")] == ["One", "Two"]
 
+    def test_valid_time_before_1970_is_an_ordinary_signed_instant(
+        self, service: Service
+    ) -> None:
+        """A node dated before the epoch supersedes with a later pre-1970 time, a change
+        dated 1970-01-01 keeps that instant (no floor at 0 moved it 1 µs), and as-of reads
+        before, at and after the epoch see the version valid then."""
+        service.write("task", "B", key="b", valid_from="1969-12-31")
+        b2 = service.write("task", "B2", key="b", valid_from="1969-12-31T12:00:00Z")
+        assert b2.valid_from == parse_time("1969-12-31T12:00:00Z") < 0
+        b3 = service.write("task", "B3", key="b", valid_from="1970-01-01")
+        assert b3.valid_from == 0
+        assert [v.title for v in service.history("task/b")] == ["B", "B2", "B3"]
+        assert service.get("task/b", as_of="1969-12-31T06:00:00Z").title == "B"
+        assert service.get("task/b", as_of="1969-12-31T23:59:59Z").title == "B2"
+        assert service.get("task/b", as_of="1970-01-01T00:00:00Z").title == "B3"
+        with pytest.raises(InvalidInput, match="append-only"):
+            service.write("task", "Too early", key="b", valid_from="1969-12-31T18:00:00Z")
+        gone = service.retire("task/b", valid_to="1970-01-02")
+        assert gone.valid_to == parse_time("1970-01-02")
+        with pytest.raises(NotFound):
+            service.get("task/b", as_of="1970-01-03")
+
     def test_a_valid_time_in_the_future_is_refused(self, service: Service) -> None:
         """ryvem records what was true up to now."""
         with pytest.raises(InvalidInput, match="future"):
