@@ -55,6 +55,9 @@ _ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a surrogate escape, paired or not
 _NOT_UNICODE = "a lone surrogate (not valid Unicode text)"
 _TOO_DEEP = f"nested deeper than {MAX_DATA_DEPTH} levels"
 _TOO_LONG = f"an integer too long to read (over {MAX_INT_DIGITS:,} digits)"
+# Each problem, in the order a refusal names them, with its verb for one argument and several.
+_VERBS = {_NOT_UNICODE: ("contains", "contain"), _TOO_DEEP: ("is", "are"),
+          _TOO_LONG: ("holds", "hold")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,15 +112,10 @@ def _reasons(arguments: dict[str, Any]) -> list[str]:
         for problem in problems:
             held.setdefault(problem, []).append(_LONE.sub("\ufffd", name))
     out = []
-    for problem in (_NOT_UNICODE, _TOO_DEEP, _TOO_LONG):
+    for problem, (one, many) in _VERBS.items():
         if problem in held:
             names = held[problem]
-            if problem == _NOT_UNICODE:
-                verb = "contains" if len(names) == 1 else "contain"
-            else:
-                verb = ("is" if len(names) == 1 else "are") if problem == _TOO_DEEP else (
-                    "holds" if len(names) == 1 else "hold")
-            out.append(f"{', '.join(names)} {verb} {problem}")
+            out.append(f"{', '.join(names)} {one if len(names) == 1 else many} {problem}")
     return out
 
 
