@@ -30,7 +30,7 @@ from ryvem.domain.redaction import (
     redact_edge_data,
     redact_text,
     redact_version,
-    skeleton_hit,
+    skeleton_part,
 )
 from ryvem.domain.scopes import ALL_SCOPES, ScopeFilter
 from ryvem.domain.timeutil import Clock
@@ -219,8 +219,9 @@ def redact(
         found = tx.versions_containing(text, scope)
         stuck = {}
         for v, _ in found:
-            if skeleton_hit(v, text):
-                stuck[v.entity] = f"{v.kind} {v.entity}"  # by id: the key would repeat TEXT
+            part = skeleton_part(v, text)
+            if part is not None:  # by id: the key would repeat TEXT
+                stuck[v.entity] = f"{v.kind} {v.entity} (its {part})"
         if stuck:
             names = sorted(set(stuck.values()))
             shown = ", ".join(names[:_MAX_NAMED])
