@@ -411,7 +411,7 @@ class Service:
                 appeared_at[version.entity] = at
             links = tuple(extract_links(n.body, n.key, n.data))
             versions.append(version)
-            targets.append(tuple(link.target for link in links))
+            targets.append(tuple(dict.fromkeys(link.target for link in links)))
             if links or outcome != "created":
                 sources.append(_Linker(version.entity, n.kind, n.scope, n.key, links, at))
             results.append(WriteResult(version, outcome))
