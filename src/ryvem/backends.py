@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ryvem.application.session import Session
-from ryvem.errors import InvalidInput
+from ryvem.config import BACKEND_NAMES, backend_name
 from ryvem.ports import GraphRepository, IndexProgress
 
 if TYPE_CHECKING:  # settings reads this registry at run time; only its type is needed here
-    from ryvem.settings import Settings
+    from ryvem.config import Settings
 
 __all__ = [
     "BACKEND_NAMES",
@@ -97,18 +97,12 @@ REGISTRY: dict[str, Backend] = {
                 _open_neo4j),
     )
 }
-BACKEND_NAMES: tuple[str, ...] = tuple(REGISTRY)
+assert tuple(REGISTRY) == BACKEND_NAMES, "ryvem.config.BACKEND_NAMES lists every backend"
 
 
 def backend_named(name: str) -> Backend:
     """The registered backend called ``name`` (case and spaces ignored), else InvalidInput."""
-    chosen = str(name).strip().lower()
-    try:
-        return REGISTRY[chosen]
-    except KeyError:
-        raise InvalidInput(
-            f"unknown backend {name!r}: use {' or '.join(BACKEND_NAMES)}"
-        ) from None
+    return REGISTRY[backend_name(name)]
 
 
 def open_repository(
@@ -137,7 +131,7 @@ def open_session(
     ``reading``: the caller only reads, so a store not created yet is not created for it: an
     empty stand-in answers as a new store would and refuses writes (the backend's
     ``absent``), and ``on_absent`` hears one line saying so."""
-    from ryvem.settings import Settings
+    from ryvem.config import Settings
 
     chosen = settings if settings is not None else Settings.from_env(backend=backend, db=db)
     where = str(chosen.db_path) if chosen.backend == "sqlite" else chosen.neo4j_uri

@@ -536,7 +536,7 @@ def test_the_default_file_lives_in_ryvem_data_dir_and_is_created_on_first_use(
 ) -> None:
     """open_repository puts dev.db in $RYVEM_DATA_DIR, creating the folder on first use."""
     from ryvem.backends import open_repository
-    from ryvem.settings import Settings
+    from ryvem.config import Settings
 
     data_dir = tmp_path / "not" / "yet"
     monkeypatch.setenv("RYVEM_DATA_DIR", str(data_dir))

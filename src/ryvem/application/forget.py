@@ -15,12 +15,12 @@ outside the rows (semantic vectors) is dropped or re-queued there.
 from __future__ import annotations
 
 import getpass
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from ryvem.config import export_dir_from_env
 from ryvem.domain.ids import new_id
 from ryvem.domain.model import AuditEntry, Edge, NodeVersion
 from ryvem.domain.redaction import (
@@ -391,14 +391,11 @@ def audit(repo: GraphRepository) -> list[AuditEntry]:
     return _forgets(repo).audit()
 
 
-EXPORT_DIR_ENV = "RYVEM_EXPORT_DIR"
-
-
 def export_folder(data_dir: Path, chosen: str | Path | None = None) -> Path:
     """Where the MCP server's ``graph_export`` writes: ``chosen`` (``ryvem-mcp
     --export-dir``), else $RYVEM_EXPORT_DIR, else ``data_dir/exports``; absolute."""
     if chosen is None or str(chosen) == "":
-        chosen = os.environ.get(EXPORT_DIR_ENV) or data_dir / "exports"
+        chosen = export_dir_from_env() or data_dir / "exports"
     return Path(chosen).expanduser().absolute()
 
 

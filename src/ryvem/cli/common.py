@@ -8,7 +8,6 @@ and nothing ever prints a traceback.
 
 from __future__ import annotations
 
-import os
 import sys
 import traceback
 from collections.abc import Iterator
@@ -22,9 +21,9 @@ from ryvem.application.service import Service
 from ryvem.application.session import Session
 from ryvem.backends import GraphRepository, open_session
 from ryvem.cli.text import safe
+from ryvem.config import Settings, debug_wanted
 from ryvem.domain import jsontext
 from ryvem.errors import RyvemError
-from ryvem.settings import Settings
 
 __all__ = [
     "AsOfOpt",
@@ -202,7 +201,7 @@ def errors_to_exit() -> Iterator[None]:
     except BrokenPipeError:
         raise typer.Exit(0) from None
     except Exception as e:  # the last line of defence: never a traceback
-        if os.environ.get("RYVEM_DEBUG"):
+        if debug_wanted():
             traceback.print_exc()
         raise fail(f"internal error ({type(e).__name__}): {e}", 1) from None
 

@@ -25,8 +25,8 @@ from ryvem.backends import (
 )
 from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, fail, graph, state
 from ryvem.cli.links import embed_with_bar
+from ryvem.config import Settings
 from ryvem.errors import InvalidInput
-from ryvem.settings import Settings
 
 __all__ = ["copy"]
 

@@ -14,11 +14,10 @@ imports it.
 from __future__ import annotations
 
 import importlib.util
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from ryvem.errors import InvalidInput
+from ryvem.config import EMBEDDING_OFF, EMBEDDING_ON, embedding_from_env, embedding_wanted
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,32 +56,13 @@ class Embedder(Protocol):
         ...
 
 
-EMBEDDING_OFF = ("off", "0", "false", "no")
-EMBEDDING_ON = ("on", "1", "true", "yes")
-
-
-def embedding_wanted(value: str | None) -> bool:
-    """``RYVEM_EMBEDDING``: False for off (0, false, no), True for on (1, true, yes), unset or
-    empty — any case, spaces around ignored; any other value is InvalidInput."""
-    word = (value or "").strip().lower()
-    if word in EMBEDDING_OFF:
-        return False
-    if word in (*EMBEDDING_ON, ""):
-        return True
-    shown = (value or "")[:80]
-    raise InvalidInput(
-        f"unknown RYVEM_EMBEDDING {shown!r}: use off (or 0, false, no) to turn semantic "
-        "search off, on (or 1, true, yes) or leave it unset to use it when installed"
-    )
-
-
 def probe() -> str | None:
     """None when the default embedder can load, else a one-line reason it cannot.
 
     ``RYVEM_EMBEDDING=off`` in the environment turns it off (search is then lexical), for a
     machine where embedding is too slow or a run that must not load the model.
     """
-    if not embedding_wanted(os.environ.get("RYVEM_EMBEDDING")):
+    if not embedding_from_env():
         return "semantic search is off: RYVEM_EMBEDDING=off"
     missing = [m for m in _NEEDED if importlib.util.find_spec(m) is None]
     if missing:

@@ -22,7 +22,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ryvem.application.forget import EXPORT_DIR_ENV, export_folder
+from ryvem.application.forget import export_folder
+from ryvem.config import EXPORT_DIR_ENV
 from ryvem.domain.validation import LINE_UNSAFE, check_text
 from ryvem.errors import InvalidInput
 

@@ -41,6 +41,7 @@ from ryvem.application.forget import Actor, ForgetReport, export_folders, stale_
 from ryvem.application.search import PastSemanticSearch
 from ryvem.application.session import SMALL_BACKLOG, Session
 from ryvem.backends import open_session
+from ryvem.config import Settings
 from ryvem.domain import jsontext
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
@@ -54,7 +55,6 @@ from ryvem.mcp.arguments import (
     unknown_message,
 )
 from ryvem.mcp.wire import REFUSED
-from ryvem.settings import Settings
 
 __all__ = [
     "BODY_IN_LIST", "DEFAULT_LIMIT", "MAX_LIMIT", "PURGE", "TOOL_NAMES", "build_server", "main",
