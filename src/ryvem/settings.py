@@ -5,26 +5,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from ryvem.embedding import embedding_wanted
 from ryvem.errors import InvalidInput
 
 __all__ = ["Settings"]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "BACKENDS":  # moved in 0.2: the registry is ryvem.backends
-        import warnings
-
-        from ryvem.backends import BACKEND_NAMES
-
-        warnings.warn(
-            "ryvem.settings.BACKENDS moved to ryvem.backends.BACKEND_NAMES",
-            DeprecationWarning, stacklevel=2,
-        )
-        return BACKEND_NAMES
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)

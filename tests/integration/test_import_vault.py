@@ -316,3 +316,24 @@ def test_the_summary_counts_links_as_the_store_holds_them(
     assert summary.unresolved == [("hub", "ghost"), ("notes/beta", "nowhere")]
     again = import_vault(service, tmp_path)
     assert (again.unchanged, again.links_resolved, again.links_unresolved) == (3, 4, 2)
+
+
+def test_a_wikilink_reaches_the_page_spelled_as_written_when_two_differ_only_in_case(
+    service: Service, tmp_path: Path
+) -> None:
+    """With Note.md and note.md in one vault, [[note]] links to note and [[Note]] to Note,
+    also when the exact page is imported after the other (the link moves over to it)."""
+    root = tmp_path / "cased"
+    root.mkdir()
+    (root / "Note.md").write_text("Upper case.\n", "utf-8")
+    (root / "lower.md").write_text("See [[note]].\n", "utf-8")
+    (root / "upper.md").write_text("See [[Note]].\n", "utf-8")
+    (root / "both.md").write_text("See [[note]] and [[Note]].\n", "utf-8")
+    import_vault(service, root)
+    assert out_refs(service, "lower") == {"Note"}  # no exact key yet: the folded match
+    (root / "note.md").write_text("Lower case.\n", "utf-8")
+    summary = import_vault(service, root)
+    assert (summary.created, summary.links_unresolved) == (1, 0)
+    assert out_refs(service, "lower") == {"note"}
+    assert out_refs(service, "upper") == {"Note"}
+    assert out_refs(service, "both") == {"note", "Note"}

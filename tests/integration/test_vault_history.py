@@ -3,6 +3,7 @@ backends (the CLI tests run the console script on SQLite)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from ryvem.application.vault_history import import_history
 from ryvem.application.vault_watch import VaultSync
 from ryvem.domain.timeutil import parse_time
 from ryvem.domain.traversal import discovered_refs
-from ryvem.gitlog import GitFolder
+from ryvem.gitlog import Commit, GitFolder
 from ryvem.safefile import TooLarge
 
 DAYS = ["2024-01-10T09:00:00Z", "2024-02-10T09:00:00Z", "2024-03-10T09:00:00Z"]
@@ -264,3 +265,63 @@ def test_a_checkout_with_other_line_endings_adds_no_copy_of_the_committed_page(
     r.write("a.md", "# A\n\nline one, edited\n")  # a real edit is still written as now
     again = import_history(service, r.root)
     assert (again.superseded, again.working_tree) == (1, 1)
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_a_commit_dated_at_the_epoch_keeps_that_instant_even_after_a_pre_1970_version(
+    service: Service, tmp_path: Path
+) -> None:
+    """Valid time is signed: the import took a time it did not know as 0, so a commit
+    dated 1970-01-01T00:00:00Z was placed at …00.000001Z, after a page's 1965 version too."""
+    service.write("page", "P", key="p", body="from a letter\n", valid_from="1965-03-01T12:00:00Z")
+    r = Repo(tmp_path / "vault")
+    r.write("p.md", "# P\n\nat the epoch\n")
+    r.write("q.md", "# Q\n")
+    r.commit("epoch", "1970-01-01T00:00:00Z")
+    summary = import_history(service, r.root)
+    assert not any("dated before" in p.message for p in summary.problems), summary.problems
+    assert [v.valid_from for v in service.history("page/p")] == [
+        parse_time("1965-03-01T12:00:00Z"), 0,
+    ]
+    assert service.get("page/q").valid_from == 0
+
+
+PRE_1970 = ["1965-03-01T12:00:00Z", "1969-07-20T20:17:40Z", "1969-12-31T23:59:59Z"]
+
+
+@pytest.mark.skipif(GIT is None, reason="no git binary")
+def test_commits_dated_before_1970_import_at_their_own_signed_instants_in_order(
+    service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Git refuses a date before 1970 ("invalid date format", and a commit object holding
+    one fails fsck with badDateOverflow), so the real log's commit times are moved back to
+    1965 and 1969 as it is read. Each commit keeps its instant, in one run and across runs
+    (the line goes on from the placed time of the newest commit imported)."""
+    r = Repo(tmp_path / "vault")
+    r.write("p.md", "# P\n\none\n")
+    r.write("gone.md", "# Gone\n")
+    first = r.commit("one", DAYS[0])
+    r.write("p.md", "# P\n\ntwo\n")
+    (r.root / "gone.md").unlink()
+    second = r.commit("two", DAYS[1])
+    dated = {first: PRE_1970[0], second: PRE_1970[1]}
+    real_log = GitFolder.log
+
+    def log_before_1970(folder: GitFolder) -> list[Commit]:
+        return [dataclasses.replace(c, time=parse_time(dated[c.id]) // 1_000_000)
+                for c in real_log(folder)]
+
+    monkeypatch.setattr(GitFolder, "log", log_before_1970)
+    summary = import_history(service, r.root)
+    assert not any("dated before" in p.message for p in summary.problems), summary.problems
+    chain = service.history("page/p")
+    assert [(v.valid_from, v.valid_to) for v in chain] == [
+        (parse_time(PRE_1970[0]), parse_time(PRE_1970[1])), (parse_time(PRE_1970[1]), None),
+    ]
+    assert service.get("page/gone").valid_to == parse_time(PRE_1970[1])
+    assert service.get("page/p", as_of="1966-01-01T00:00:00Z").body == "# P\n\none\n"
+    r.write("p.md", "# P\n\nthree\n")
+    dated[r.commit("three", DAYS[2])] = PRE_1970[2]
+    again = import_history(service, r.root)
+    assert (again.commits, again.superseded) == (1, 1)
+    assert service.history("page/p")[-1].valid_from == parse_time(PRE_1970[2])

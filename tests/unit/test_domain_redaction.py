@@ -17,7 +17,7 @@ from ryvem.domain.redaction import (
     redact_data,
     redact_text,
     redact_version,
-    skeleton_hit,
+    skeleton_part,
 )
 from ryvem.domain.spellings import html_forms, spelled_spans
 from ryvem.errors import InvalidInput
@@ -83,11 +83,11 @@ def test_a_purge_keeps_nothing_of_the_content_and_a_purged_version_stays_purged(
     assert again is not None and again.erased == "purged"
 
 
-def test_text_in_a_kind_key_or_scope_is_a_skeleton_hit() -> None:
-    assert skeleton_hit(version(key=f"a/{SECRET}"), SECRET)
-    assert skeleton_hit(version(key=f"a/{SECRET.upper()}"), SECRET)  # as links fold it
-    assert skeleton_hit(version(scope="board:tok-secret-x"), "tok-secret")
-    assert not skeleton_hit(version(title=SECRET), SECRET)
+def test_text_in_a_kind_key_or_scope_names_the_part_a_redaction_cannot_change() -> None:
+    assert skeleton_part(version(key=f"a/{SECRET}"), SECRET) == "key"
+    assert skeleton_part(version(key=f"a/{SECRET.upper()}"), SECRET) == "folded key"
+    assert skeleton_part(version(scope="board:tok-secret-x"), "tok-secret") == "scope"
+    assert skeleton_part(version(title=SECRET), SECRET) is None
 
 
 @pytest.mark.parametrize(

@@ -143,7 +143,16 @@ def test_the_anchor_is_kept_as_written(body: str, anchor: str | None) -> None:
 
 def test_the_first_appearance_of_a_target_gives_its_anchor() -> None:
     """One link per target: a later mention with another anchor does not replace the first."""
-    assert extract_links("[[A#one]] [[A@12]] [[a]]") == [Link("a", "#one")]
+    assert extract_links("[[A#one]] [[A@12]] [[/A.md]]") == [Link("a", "#one")]
+
+
+def test_a_target_spelled_in_another_case_is_a_second_link_with_its_spelling() -> None:
+    """[[Note]] and [[note]] may name two pages, so each keeps the spelling it was written in."""
+    links = extract_links("[[Note#x]] [[note]] [[/Note.md]]")
+    assert [(link.target, link.anchor, link.written) for link in links] == [
+        ("note", "#x", "Note"), ("note", None, "note"),
+    ]
+    assert extract_targets("[[Note]] [[note]]") == ["note"]
 
 
 def test_a_links_edge_data_names_target_anchor_and_field_when_present() -> None:
@@ -325,6 +334,32 @@ def test_resolve_links_makes_one_edge_per_node_and_lists_the_dangling() -> None:
     links = [Link("foo", "#h"), Link("a/foo"), Link("me"), Link("ghost")]
     want, dangling = resolve_links(links, "9", "global", "page", "me", by_tail)
     assert want == {"1": Link("foo", "#h")}
+    assert dangling == ["ghost"]
+
+
+def test_the_key_spelled_as_written_wins_over_one_equal_after_case_folding() -> None:
+    """With pages Note and note, [[note]] reaches note and [[Note]] Note, in any order; a
+    spelling matching neither key, or none given, falls back to the folded order (key order)."""
+    pool = [_c("1", "Note"), _c("2", "note")]
+    for order in (pool, pool[::-1]):
+        for written, expected in (("note", "2"), ("Note", "1"), ("NOTE", "1"), (None, "1")):
+            hit = resolve("note", "global", "page", order, None, written)
+            assert hit is not None and hit.entity == expected, written
+
+
+def test_an_exact_spelling_outranks_a_folded_key_of_the_linking_kind() -> None:
+    """The exact key is rule (1): kind, folder and key order only break ties below it."""
+    pool = [_c("1", "Note", kind="task"), _c("2", "a/note"), _c("3", "note", kind="decision")]
+    hit = resolve("note", "global", "task", pool, "a/page", "note")
+    assert hit is not None and hit.entity == "3"
+
+
+def test_resolve_links_sends_each_spelling_to_its_own_page() -> None:
+    """A page linking [[Note]] and [[note]] reaches both pages, each with its own link."""
+    by_tail = {"note": [_c("1", "Note"), _c("2", "note")]}
+    links = extract_links("[[note#low]] and [[Note#up]] and [[ghost]] [[Ghost]]")
+    want, dangling = resolve_links(links, "9", "global", "page", "me", by_tail)
+    assert {e: link.anchor for e, link in want.items()} == {"2": "#low", "1": "#up"}
     assert dangling == ["ghost"]
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import getpass
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -30,7 +30,7 @@ from ryvem.domain.redaction import (
     redact_edge_data,
     redact_text,
     redact_version,
-    skeleton_hit,
+    skeleton_part,
 )
 from ryvem.domain.scopes import ALL_SCOPES, ScopeFilter
 from ryvem.domain.timeutil import Clock
@@ -219,8 +219,9 @@ def redact(
         found = tx.versions_containing(text, scope)
         stuck = {}
         for v, _ in found:
-            if skeleton_hit(v, text):
-                stuck[v.entity] = f"{v.kind} {v.entity}"  # by id: the key would repeat TEXT
+            part = skeleton_part(v, text)
+            if part is not None:  # by id: the key would repeat TEXT
+                stuck[v.entity] = f"{v.kind} {v.entity} (its {part})"
         if stuck:
             names = sorted(set(stuck.values()))
             shown = ", ".join(names[:_MAX_NAMED])
@@ -414,14 +415,11 @@ def export_folders(data_dir: Path, chosen: str | Path | None = None) -> list[Pat
                                export_folder(data_dir, chosen)]))
 
 
-def stale_exports(folders: Iterable[Path], needles: Iterable[bytes]) -> list[Path]:
+def stale_exports(folders: Iterable[Path], holds: Callable[[bytes], bool]) -> list[Path]:
     """The pages ryvem exported into ``folders`` (its own: ``graph.html`` in the data dir and
-    the MCP export folder; never a path a user chose) that hold one of ``needles``: the forms
-    a redacted text takes in a page (``ryvem.export.written_forms``), or the ids of a purged
-    node's versions (a page draws them). Only read."""
-    forms = sorted(set(needles))
-    if not forms:
-        return []
+    the MCP export folder; never a path a user chose) whose bytes ``holds`` says still hold
+    what a forgetting removed: a redacted text in any form (``ryvem.export.page_holds_text``),
+    or a purged node's versions (``ryvem.export.still_holds``). Only read."""
     found: list[Path] = []
     for folder in folders:
         try:
@@ -435,6 +433,6 @@ def stale_exports(folders: Iterable[Path], needles: Iterable[bytes]) -> list[Pat
                 data = page.read_bytes()
             except OSError:
                 continue
-            if is_own_page(data) and any(f in data for f in forms):
+            if is_own_page(data) and holds(data):
                 found.append(page)
     return found

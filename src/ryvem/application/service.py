@@ -45,13 +45,13 @@ from ryvem.domain.traversal import EdgeRow, bfs, clamp_depth, expand_within, par
 from ryvem.domain.validation import (
     SLUG,
     check_text,
-    check_unicode,
     validate_body,
     validate_data,
     validate_key,
     validate_kind,
     validate_reason,
     validate_rel,
+    validate_search_text,
     validate_title,
 )
 from ryvem.errors import AmbiguousRef, Conflict, InvalidInput, NotFound
@@ -411,7 +411,7 @@ class Service:
                 appeared_at[version.entity] = at
             links = tuple(extract_links(n.body, n.key, n.data))
             versions.append(version)
-            targets.append(tuple(link.target for link in links))
+            targets.append(tuple(dict.fromkeys(link.target for link in links)))
             if links or outcome != "created":
                 sources.append(_Linker(version.entity, n.kind, n.scope, n.key, links, at))
             results.append(WriteResult(version, outcome))
@@ -900,9 +900,7 @@ class Service:
             raise InvalidInput("a history search looks at every version, whenever it held; "
                                "as-of and known-at pick one moment: give one or the other")
         if text is not None:
-            if not isinstance(text, str):
-                raise InvalidInput(f"the search text must be a string, got {type(text).__name__}")
-            check_unicode("the search text", text)
+            text = validate_search_text(text)
         kinds = [validate_kind(k) for k in ([kinds] if isinstance(kinds, str) else kinds)]
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive integer, got {limit!r}")

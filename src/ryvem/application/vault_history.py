@@ -83,13 +83,21 @@ def _page_key(path: str | None) -> str | None:
 @dataclass
 class _Store:
     """What the store holds for the scope's pages: commits already imported, the latest
-    valid time of each key (times only move forward), and its current versions."""
+    valid time of each key (times only move forward), and its current versions.
+
+    Valid time is signed (a commit before 1970 is a negative instant), so a time not known
+    is absent or None, never 0."""
 
     commits: set[str]
     latest: dict[str, int]
     placed: dict[str, int]  # a commit -> the valid time its versions and retires were given
-    last: int = 0  # the time the previous commit on the line was placed at
+    last: int | None = None  # the time the previous commit on the line was placed at
     moved_forward: int = 0  # commits dated before their parent or their pages' versions
+
+
+def _raise_to(times: dict[str, int], name: str, at: int) -> None:
+    """Keep the later of ``times[name]`` (if any) and ``at``."""
+    times[name] = at if name not in times else max(times[name], at)
 
 
 def _read_store(service: Service, kind: str, scope: str) -> _Store:
@@ -103,11 +111,11 @@ def _read_store(service: Service, kind: str, scope: str) -> _Store:
             git = v.data.get(GIT_KEY)
             if isinstance(git, dict) and isinstance(git.get("commit"), str):
                 commits.add(git["commit"])
-                placed[git["commit"]] = max(placed.get(git["commit"], 0), v.valid_from)
+                _raise_to(placed, git["commit"], v.valid_from)
             if v.retired_reason is not None and (m := _DELETED.match(v.retired_reason)):
                 commits.add(m.group(1))
-                placed[m.group(1)] = max(placed.get(m.group(1), 0), v.valid_to or 0)
-            latest[v.key] = max(latest.get(v.key, 0), v.valid_from, v.valid_to or 0)
+                _raise_to(placed, m.group(1), v.latest_valid)
+            _raise_to(latest, v.key, v.latest_valid)
     return _Store(commits, latest, placed)
 
 
@@ -178,7 +186,7 @@ def import_history(
     seen = [i for i, c in enumerate(log) if c.id in store.commits]
     todo = log[seen[-1] + 1 :] if seen else log
     if seen:  # the line goes on after the newest commit imported
-        store.last = store.placed.get(log[seen[-1]].id, 0)
+        store.last = store.placed.get(log[seen[-1]].id)
     summary.commits_known = len(log) - len(todo)
     if progress is not None:
         progress(0, len(todo))
@@ -269,7 +277,8 @@ def _apply_commit(
     # A commit dated in the future (a skewed clock) is placed now: ryvem records what was
     # true up to now.
     at = min(commit.time * 1_000_000, service.clock.now())
-    floor = max([at - 1, store.last, *(store.latest.get(k, 0) for k in [*writes, *renamed_from])])
+    before = [store.last, *(store.latest.get(k) for k in [*writes, *renamed_from])]
+    floor = max([at - 1, *(t for t in before if t is not None)])
     if floor >= at + 1_000_000:
         store.moved_forward += 1
     at = max(at, floor + 1)
@@ -319,11 +328,11 @@ def _apply_commit(
         setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
         v = result.version
         if v.key is not None:
-            store.latest[v.key] = max(store.latest.get(v.key, 0), v.valid_from)
+            _raise_to(store.latest, v.key, v.valid_from)
         if result.outcome == "renamed" and node.renamed_from is not None:
             # The old key's node left it then: a page written there later starts after that.
             old_key = node.renamed_from
-            store.latest[old_key] = max(store.latest.get(old_key, 0), v.valid_from)
+            _raise_to(store.latest, old_key, v.valid_from)
     moved = {n.renamed_from for n in nodes if n.renamed_from is not None}
     for key in sorted(set(deletes) - moved - set(writes)):
         current = service.repo.get_identity((kind, key, scope), None)

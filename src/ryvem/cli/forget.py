@@ -36,7 +36,7 @@ from ryvem.domain.redaction import TextTooShort
 from ryvem.domain.scopes import GLOBAL
 from ryvem.domain.timeutil import format_us
 from ryvem.domain.validation import MAX_BODY_BYTES
-from ryvem.export import written_forms
+from ryvem.export import still_holds
 from ryvem.ports import Progress
 
 __all__ = ["audit", "purge", "redact"]
@@ -145,8 +145,7 @@ def _warn_stale_exports(st: State, report: ForgetReport, text: str | None) -> No
     done = "redaction" if report.action == "redact" else "purge"
     held = "still holds the text" if text is not None else "may still hold the node's content"
     folders = export_folders(st.settings().data_dir)
-    needles = written_forms(text) if text is not None else [i.encode() for i in report.changed]
-    for page in stale_exports(folders, needles):
+    for page in stale_exports(folders, still_holds(text, report.changed)):
         say(f"warning: {page} was exported before this {done} and {held}: export again "
             "or delete it", err=True)
 

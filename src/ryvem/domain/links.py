@@ -22,13 +22,16 @@ Grammar (pinned by ``tests/unit/test_link_grammar.py``):
   ``mailto:…``) and targets with an asset extension (png, jpg, gif, svg, pdf, canvas,
   excalidraw, …) make no link.
 
-A target is listed once per node, with the anchor and field of its first appearance in file
-order: the data's fields (in key order), then the body.
+A target is listed once per node and spelling (``[[Note]]`` and ``[[note]]`` are two links),
+with the anchor and field of its first appearance in file order: the data's fields (in key
+order), then the body.
 
 Resolution (:func:`resolve`) is a pure function of the candidate keys and the linking node:
 targets and keys are compared after Unicode NFC normalisation, case folding, and stripping
 surrounding whitespace, a leading ``/`` and a trailing ``.md``. Among current keys in the
-linking node's scope, else in ``global``: (1) the exact key; (2) else the unique key whose
+linking node's scope, else in ``global``: (1) the exact key — the key spelled as the link
+is, before case folding (``[[note]]`` reaches ``note`` over ``Note``), else the key equal
+after case folding; (2) else the unique key whose
 last ``/`` segment equals the target (for a written path such as ``b/foo``: the unique key
 ending in ``/b/foo``); (3) if several, the one with the fewest segments, then the linking
 node's own kind, then the nearest to the linking node's key (its own folder first, then the
@@ -39,6 +42,7 @@ order never decide.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 import unicodedata
@@ -58,6 +62,7 @@ __all__ = [
     "normalize",
     "resolve",
     "resolve_links",
+    "spelling",
     "split_anchor",
     "tail",
 ]
@@ -88,9 +93,18 @@ _md = MarkdownIt("commonmark").disable(["inline", "text_join"])
 
 def normalize(text: str) -> str:
     """The comparison form of a key or a link target."""
-    t = unicodedata.normalize("NFC", text).strip().casefold()
-    t = t.lstrip("/")
-    if t.endswith(".md"):
+    return _trim(unicodedata.normalize("NFC", text).strip().casefold())
+
+
+def spelling(text: str) -> str:
+    """A key or link target as :func:`normalize` compares it, but not case-folded: what an
+    exact key match compares."""
+    return _trim(unicodedata.normalize("NFC", text).strip())
+
+
+def _trim(text: str) -> str:
+    t = text.lstrip("/")
+    if t[-3:].casefold() == ".md":
         t = t[:-3]
     return t.strip()
 
@@ -183,6 +197,9 @@ class Link:
     target: str
     anchor: str | None = None  # "#heading", "#^block", "@L12c42", "@1458": as written
     field: str | None = None  # the data (front-matter) field holding it; None in the body
+    # The target before case folding (see :func:`spelling`); None: not known, so only the
+    # folded target decides. Equality is the edge's (target, anchor, field).
+    written: str | None = dataclasses.field(default=None, compare=False)
 
     def edge_data(self) -> dict[str, str]:
         """The ``data`` of the ``links`` edge it makes: ``target``, ``anchor``, ``field``."""
@@ -238,18 +255,18 @@ def extract_links(
     seen: set[str] = set()
     self_key = normalize(source_key) if source_key else None
     for page, anchor, name in raw:
-        norm = normalize(page)
-        if norm and norm not in seen and norm != self_key:
-            seen.add(norm)
-            out.append(Link(norm, anchor, name))
+        norm, written = normalize(page), spelling(page)
+        if norm and written not in seen and norm != self_key:
+            seen.add(written)
+            out.append(Link(norm, anchor, name, written))
     return out
 
 
 def extract_targets(
     body: str, source_key: str | None = None, data: Mapping[str, Any] | None = None
 ) -> list[str]:
-    """The normalised targets of :func:`extract_links`, in the same order."""
-    return [link.target for link in extract_links(body, source_key, data)]
+    """The normalised targets of :func:`extract_links`, each once, in the same order."""
+    return list(dict.fromkeys(link.target for link in extract_links(body, source_key, data)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,9 +278,11 @@ class Candidate:
     key: str
     scope: str
     norm: str = field(init=False, repr=False, compare=False)  # normalize(key), computed once
+    spelled: str = field(init=False, repr=False, compare=False)  # spelling(key)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "norm", normalize(self.key))
+        object.__setattr__(self, "spelled", spelling(self.key))
 
 
 def _ends_with(norm_key: str, target: str) -> bool:
@@ -276,12 +295,15 @@ def resolve(
     kind: str,
     candidates: Iterable[Candidate],
     source_key: str | None = None,
+    written: str | None = None,
 ) -> Candidate | None:
     """The node a normalised target (see :func:`normalize`) resolves to from a linking node.
 
     The linking node is in ``scope``, of ``kind``, with key ``source_key`` (None: unkeyed,
-    as if at the vault's root). ``candidates`` must include every current keyed node sharing
-    the target's last segment (extra candidates are ignored). See the module docstring.
+    as if at the vault's root). ``written`` is the target's :func:`spelling` (None: not
+    known, so a key equal after case folding is as exact as one spelled the same).
+    ``candidates`` must include every current keyed node sharing the target's last segment
+    (extra candidates are ignored). See the module docstring.
     """
     if not target:
         return None
@@ -289,7 +311,7 @@ def resolve(
     for tier in dict.fromkeys((scope, _GLOBAL)):
         in_tier = [c for c in pool if c.scope == tier]
         if in_tier:
-            return _pick(target, kind, _folder(source_key), in_tier)
+            return _pick(target, written, kind, _folder(source_key), in_tier)
     return None
 
 
@@ -310,9 +332,12 @@ def resolve_links(
     want: dict[str, Link] = {}
     dangling: list[str] = []
     for link in links:
-        hit = resolve(link.target, scope, kind, by_tail.get(tail(link.target), ()), key)
+        hit = resolve(
+            link.target, scope, kind, by_tail.get(tail(link.target), ()), key, link.written
+        )
         if hit is None:
-            dangling.append(link.target)
+            if link.target not in dangling:
+                dangling.append(link.target)
         elif hit.entity != entity:
             want.setdefault(hit.entity, link)
     return want, dangling
@@ -337,12 +362,17 @@ def _distance(here: tuple[str, ...], norm_key: str) -> int:
 
 
 def _pick(
-    target: str, kind: str, here: tuple[str, ...], pool: Sequence[Candidate]
+    target: str,
+    written: str | None,
+    kind: str,
+    here: tuple[str, ...],
+    pool: Sequence[Candidate],
 ) -> Candidate:
     return min(
         pool,
         key=lambda c: (
-            c.norm != target,  # (1) the exact key
+            c.spelled != written,  # (1) the exact key as spelled (never, if not known)
+            c.norm != target,  # (1) else the exact key after case folding
             c.norm.count("/"),  # (3) the fewest segments
             c.kind != kind,  # the linking node's own kind
             _distance(here, c.norm),  # the nearest folder

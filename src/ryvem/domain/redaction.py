@@ -47,7 +47,7 @@ __all__ = [
     "redact_text",
     "redact_version",
     "redacted_further",
-    "skeleton_hit",
+    "skeleton_part",
 ]
 
 REDACTED = "[redacted]"
@@ -199,12 +199,21 @@ def redact_data(value: Any, text: str, marker: str = REDACTED) -> tuple[Any, int
     return value, 0
 
 
-def skeleton_hit(v: NodeVersion, text: str) -> bool:
-    """Whether ``text`` is in what a redaction cannot change: the kind, key (also as links
-    compare it) or scope. Such a node must be purged, or its key written anew."""
-    if text in v.kind or text in v.scope:
-        return True
-    return v.key is not None and (text in v.key or text in normalize(v.key))
+def skeleton_part(v: NodeVersion, text: str) -> str | None:
+    """Which part of what a redaction cannot change holds ``text`` — ``"kind"``, ``"key"``,
+    ``"folded key"`` (the key as links compare it, case-folded: the store keeps that form too)
+    or ``"scope"`` — or None. Such a node must be purged, or its content written under
+    another key. A redaction is all or nothing: it never marks versions redacted while the
+    store still holds the text in such a node (``ryvem graph redact`` names them)."""
+    if text in v.kind:
+        return "kind"
+    if text in v.scope:
+        return "scope"
+    if v.key is not None and text in v.key:
+        return "key"
+    if v.key is not None and text in normalize(v.key):
+        return "folded key"
+    return None
 
 
 def redact_version(

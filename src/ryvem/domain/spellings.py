@@ -29,7 +29,7 @@ from urllib.parse import unquote
 
 from markdown_it.common.utils import UNESCAPE_ALL_RE, replaceEntityPattern
 
-__all__ = ["DECODING_MARKS", "html_forms", "spelled_spans"]
+__all__ = ["DECODING_MARKS", "html_forms", "reads_as", "spelled_spans"]
 
 DECODING_MARKS = ("&", "%", "\\")
 """What every encoded spelling holds: an entity's ``&``, a percent escape's ``%``, a
@@ -95,6 +95,16 @@ def _found(text: str, view: _View) -> Iterator[Span]:
         end = at + len(text)
         yield min(s for s, _ in where[at:end]), max(e for _, e in where[at:end])
         at = decoded.find(text, end)
+
+
+def reads_as(body: str, text: str) -> bool:
+    """Whether ``body`` holds ``text`` as written or in any spelling the product decodes
+    (the test :func:`spelled_spans` maps to spans, without the mapping)."""
+    if text in body:
+        return True
+    if not any(mark in body for mark in DECODING_MARKS):
+        return False
+    return any(text in _decode_plain(body, steps) for steps in _READINGS)
 
 
 def spelled_spans(body: str, text: str) -> list[Span]:

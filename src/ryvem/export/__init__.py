@@ -22,7 +22,7 @@ import base64
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from html import escape
 from importlib import resources
 from pathlib import Path
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ryvem.domain.model import LINKS, SUPERSEDES, Edge, NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
-from ryvem.domain.spellings import html_forms
+from ryvem.domain.spellings import html_forms, reads_as
 from ryvem.domain.timeutil import format_us, parse_time
 from ryvem.errors import RyvemError
 from ryvem.export.markdown import render_body, shown
@@ -40,7 +40,13 @@ if TYPE_CHECKING:
     from ryvem.application.service import Service
 
 __all__ = [
-    "FORMAT_VERSION", "build_payload", "export_html", "json_for_script", "write_export",
+    "FORMAT_VERSION",
+    "build_payload",
+    "export_html",
+    "json_for_script",
+    "page_holds_text",
+    "still_holds",
+    "write_export",
     "written_forms",
 ]
 
@@ -64,6 +70,16 @@ def json_for_script(value: Any) -> str:
     return _JSON_UNSAFE.sub(lambda m: _JSON_ESCAPES[m.group(0)], text)
 
 
+def still_holds(text: str | None, version_ids: Iterable[str]) -> Callable[[bytes], bool]:
+    """The test of a page exported before a forgetting: does it still hold the redacted
+    ``text`` (in any form, :func:`page_holds_text`) or — a purge, ``text`` None — draw one
+    of the purged versions (a page names each by id)?"""
+    if text is not None:
+        return lambda data: page_holds_text(data, text)
+    ids = [i.encode() for i in version_ids]
+    return lambda data: any(i in data for i in ids)
+
+
 def written_forms(text: str) -> list[bytes]:
     """The byte forms ``text`` takes in a page: its HTML forms
     (:func:`ryvem.domain.spellings.html_forms`), each also inside the page's JSON
@@ -72,6 +88,40 @@ def written_forms(text: str) -> list[bytes]:
     shown = html_forms(text)
     inside = {json_for_script(x)[1:-1] for x in shown}
     return sorted(f.encode("utf-8") for f in shown | inside)
+
+
+_JSON_BLOCK = re.compile(rb'<script type="application/json" id="ryvem-[a-z0-9]+">(.*?)</script>',
+                         re.DOTALL)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def page_holds_text(data: bytes, text: str) -> bool:
+    """Whether a page ryvem exported holds ``text`` in a form anyone reading it gets back:
+    as the page writes it (:func:`written_forms`), or encoded in a body or title the page
+    decodes (a percent-encoded link target the browser follows, an entity the renderer
+    decodes: :func:`ryvem.domain.spellings.reads_as`). What a redaction looks for in pages
+    exported before it."""
+    if any(form in data for form in written_forms(text)):
+        return True
+    for block in _JSON_BLOCK.finditer(data):
+        try:
+            value = json.loads(block.group(1))
+        except ValueError:
+            continue
+        if any(reads_as(s, text) for s in _strings(value)):
+            return True
+    return False
 
 
 def _summary(data: dict[str, Any]) -> list[list[str]]:

@@ -769,10 +769,10 @@ def _with_stale_exports(served: Served, report: ForgetReport, text: str | None) 
     record = report.record()
     if not report.dry_run:  # found nothing too: a page exported before may still hold it
         folders = export_folders(Settings.from_env().data_dir, served.export_folder)
-        from ryvem.export import written_forms  # loaded on first use, as graph_export does
+        from ryvem.export import still_holds  # loaded on first use, as graph_export does
 
-        needles = written_forms(text) if text is not None else [i.encode() for i in report.changed]
-        record["stale_exports"] = [str(p) for p in stale_exports(folders, needles)]
+        held = still_holds(text, report.changed)
+        record["stale_exports"] = [str(p) for p in stale_exports(folders, held)]
     return record
 
 
