@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import sys
 import types as types_
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from ryvem import __version__
 from ryvem.application.forget import Actor, ForgetReport, export_folders, stale_exports
 from ryvem.application.search import PastSemanticSearch
 from ryvem.application.session import SMALL_BACKLOG, Session
-from ryvem.backends import BACKEND_NAMES, open_session
+from ryvem.backends import open_session
 from ryvem.domain import jsontext
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import parse_scope_filter
@@ -54,7 +53,7 @@ from ryvem.mcp.arguments import (
     unknown_arguments,
     unknown_message,
 )
-from ryvem.mcp.wire import REFUSED, guard_stdin
+from ryvem.mcp.wire import REFUSED
 from ryvem.settings import Settings
 
 __all__ = [
@@ -849,67 +848,9 @@ def _make_private_folder(folder: Path) -> None:
         raise RyvemError(f"the export folder {folder} is not a folder")
 
 
-def _usage() -> str:
-    return (
-        "usage: ryvem-mcp [--allow-purge] [--export-dir DIR]\n"
-        "                      serve ryvem's memory tools over MCP (stdio); graph_export\n"
-        "                      writes only into DIR; --allow-purge adds memory_purge\n"
-        "       ryvem-mcp graph …      run `ryvem graph …` (e.g. ryvem-mcp graph export)\n"
-        "       ryvem-mcp --version\n"
-        f"environment: RYVEM_BACKEND ({'|'.join(BACKEND_NAMES)}), RYVEM_DATA_DIR, "
-        "RYVEM_EXPORT_DIR (default $RYVEM_DATA_DIR/exports), RYVEM_NEO4J_URI, "
-        "RYVEM_NEO4J_USER, RYVEM_NEO4J_PASSWORD, RYVEM_NEO4J_DATABASE"
-    )
-
-
 def main() -> None:
-    """The ``ryvem-mcp`` console script."""
-    args = sys.argv[1:]
-    export_folder: str | None = None
-    allow_purge = False
-    if args and args[0] == "--allow-purge":
-        allow_purge, args = True, args[1:]
-    if args and (args[0] == "--export-dir" or args[0].startswith("--export-dir=")):
-        _flag, eq, value = args[0].partition("=")
-        if not eq:
-            if len(args) < 2:
-                print(f"error: --export-dir needs a folder\n{_usage()}", file=sys.stderr)
-                sys.exit(2)
-            value, args = args[1], args[2:]
-        else:
-            args = args[1:]
-        if not value:
-            print(f"error: --export-dir needs a folder\n{_usage()}", file=sys.stderr)
-            sys.exit(2)
-        export_folder = value
-    if args and args[0] == "--allow-purge":
-        allow_purge, args = True, args[1:]
-    if args:
-        if args[0] == "--version":
-            print(f"ryvem-mcp {__version__}")
-            return
-        if args[0] == "graph":
-            from ryvem.cli.app import main as cli_main
+    """The ``ryvem-mcp`` console script (:mod:`ryvem.mcp.command`; the entry point names this
+    one so installed scripts keep working)."""
+    from ryvem.mcp.command import main as command_main  # command imports this module
 
-            cli_main(args, prog_name="ryvem-mcp")
-            return
-        if args[0] in ("-h", "--help"):
-            print(_usage())
-            return
-        print(f"error: unknown argument {args[0][:80]!r}\n{_usage()}", file=sys.stderr)
-        sys.exit(2)
-    try:
-        session = open_session()  # reads the settings; the store opens as it warms up
-    except RyvemError as e:
-        print(f"error: {_one_line(e.message)}", file=sys.stderr)
-        sys.exit(e.exit_code)
-    session.start_background_embedding()  # the server is long-lived: writes never embed
-    try:
-        server = build_server(session, export_folder=export_folder, allow_purge=allow_purge)
-        server.middleware.append(warm_after_handshake(session))
-        guard_stdin()  # a message holding a lone surrogate gets a reply (ryvem.mcp.wire)
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        session.close()
+    command_main()
