@@ -11,6 +11,7 @@ The hierarchy, named after PEP 249 where the idea is the same::
      └── BackendError            the store could not do what was asked              (exit 1)
           ├── OperationalError   the store is there but refuses for now
           │    ├── BackendUnavailable   server unreachable, file cannot be opened
+          │    │    └── StoreDamaged    the file is damaged (or not a database at all)
           │    ├── StoreReadOnly        the file, folder or database is read-only
           │    ├── StoreFull            no room left (disk full, max_page_count)
           │    └── CleanupIncomplete    a redaction or purge is committed and audited,
@@ -36,6 +37,7 @@ __all__ = [
     "NotFound",
     "OperationalError",
     "RyvemError",
+    "StoreDamaged",
     "StoreFull",
     "StoreReadOnly",
 ]
@@ -87,6 +89,11 @@ class OperationalError(BackendError):
 
 class BackendUnavailable(OperationalError):
     """The server cannot be reached or the file cannot be opened."""
+
+
+class StoreDamaged(BackendUnavailable):
+    """The store's file is damaged (a malformed page, an unreadable schema) or is not a
+    database at all: the message names the file and says to restore it from a backup."""
 
 
 class StoreReadOnly(OperationalError):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import stat
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from conftest import unavailable
-from reliability.harness import one_clean_line, ryvem, service, unprivileged
+from reliability.harness import RYVEM, Run, one_clean_line, ryvem, service, unprivileged
 from reliability.invariants import assert_invariants, snapshot
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.service import Service
@@ -251,19 +253,20 @@ def test_a_cleanup_that_fails_after_a_redaction_says_the_rewrite_is_committed_an
         svc.redact("sk-live-0123456789", reason="leak", actor=Actor("ana", "cli"))
     [entry] = svc.audit()
     assert caught.value.message == (
-        f"1 version(s) and 0 edge(s) were redacted and audited (audit {entry.id}), but "
-        f"cleaning the store's files failed: {repo.location}: database or disk is full; the "
-        "old text may remain in their free pages or write-ahead log: run the same command "
-        "again to finish (it cleans them even when nothing is left to rewrite)")
+        f"redacted and audited 1 version(s) and 0 edge(s) (audit {entry.id}); the cleanup did "
+        f"not finish: {repo.location}: database or disk is full; until it does, the old text "
+        "may remain in the store's free pages or write-ahead log: the cleanup stays pending, "
+        "run the same redaction again once the cause is fixed (it finishes the cleanup even "
+        "when nothing is left to rewrite)")
     assert svc.get("task/rotate").title == "Rotate [redacted]"
-    with pytest.raises(CleanupIncomplete, match=r"^1 version\(s\) and 0 edge\(s\) were purged"):
+    with pytest.raises(CleanupIncomplete, match=r"^purged and audited 1 version\(s\) and 0 "):
         svc.purge("task/acme", reason="asked to")
     assert svc.get("task/acme").erased == "purged" and len(svc.audit()) == 2
     # Running it again finishes the cleanup, though nothing is left to rewrite (a sweep found
     # the re-run said "nothing was changed" with the text still in the file). Still failing,
     # it says so; once the disk has room, it cleans, audits nothing, and is done.
     assert repo.cleanup_pending()
-    with pytest.raises(CleanupIncomplete, match=r"^nothing held the text any more, but clean"):
+    with pytest.raises(CleanupIncomplete, match=r"^nothing holds the text any more; the clean"):
         svc.redact("sk-live-0123456789", reason="again", actor=Actor("ana", "cli"))
     repo.full = False
     again = svc.redact("sk-live-0123456789", reason="again")
@@ -272,6 +275,90 @@ def test_a_cleanup_that_fails_after_a_redaction_says_the_rewrite_is_committed_an
     purged = svc.purge("task/acme", reason="again")  # nothing pending: no scrub
     assert purged.found_nothing and not purged.finished_cleanup
     repo.close()
+
+
+# A real full disk: a small tmpfs in a mount namespace of its own (nothing shows outside it),
+# sized so the redaction's rewrite fits and the cleanup's VACUUM (a second copy of the store
+# in the write-ahead log) does not; then grown, as a user frees space. The shell runs the real
+# CLI three times inside the namespace and leaves each run's output, and the store, outside.
+_IN_A_SMALL_DISK = r"""
+set -e
+mount -t tmpfs -o size="$SIZE" tmpfs "$DISK"
+cp "$SRC" "$DISK/ryvem.db"
+run() { set +e; "$RYVEM" graph --db "$DISK/ryvem.db" redact "$SECRET" --all-scopes \
+        >"$OUT/$1.out" 2>"$OUT/$1.err"; echo $? >"$OUT/$1.rc"; set -e; }
+run full
+run still-full
+mount -o remount,size=64m "$DISK"
+run room
+cp "$DISK"/ryvem.db* "$OUT/store/"
+"""
+
+
+def _small_disk(tmp_path: Path, src: Path, secret: str) -> dict[str, tuple[int, str, str]]:
+    """Each run's (exit code, stdout, stderr) and the store's files in ``tmp_path/out/store``."""
+    if shutil.which("unshare") is None:
+        unavailable("no unshare to mount a small tmpfs")
+    ns = ["unshare", "--mount"] if os.geteuid() == 0 else [
+        "unshare", "--user", "--map-root-user", "--mount"]
+    disk, out = tmp_path / "disk", tmp_path / "out"
+    disk.mkdir()
+    (out / "store").mkdir(parents=True)
+    probe = subprocess.run([*ns, "mount", "-t", "tmpfs", "tmpfs", str(disk)],
+                           capture_output=True, check=False)
+    if probe.returncode != 0:
+        unavailable(f"cannot mount a tmpfs here: {probe.stderr.decode(errors='replace')}")
+    size = src.stat().st_size * 4 // 3  # room for the rewrite, not for a second copy
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")} | {
+        "SIZE": str(size), "DISK": str(disk), "SRC": str(src), "OUT": str(out),
+        "RYVEM": str(RYVEM), "SECRET": secret, "RYVEM_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run([*ns, "sh", "-c", _IN_A_SMALL_DISK], env=env, cwd=tmp_path,
+                          capture_output=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return {name: (int((out / f"{name}.rc").read_text()), (out / f"{name}.out").read_text(),
+                   (out / f"{name}.err").read_text()) for name in ("full", "still-full", "room")}
+
+
+def test_a_redaction_whose_cleanup_finds_the_disk_full_says_what_was_done_and_what_is_pending(
+    tmp_path: Path,
+) -> None:
+    """Issue 39: with room for the rewrite but not for the cleanup, the message said both
+    "redacted and audited" and "nothing was written" (the full disk's usual words, about a
+    committed redaction), and a rerun on the still-full disk did not say a cleanup was
+    pending. Behaviour was right and stays so: exit 1, and a rerun with room finishes."""
+    secret = "sk-live-0123456789"
+    src = tmp_path / "seed.db"
+    svc = service(src)
+    for i in range(2000):
+        svc.write("task", f"Task {i}", key=f"t{i}", body=f"filler text {i} " * 40
+                  + (secret if i == 5 else ""))
+    svc.repo.close()
+    runs = _small_disk(tmp_path, src, secret)
+    db = tmp_path / "disk" / "ryvem.db"
+
+    code, _, err = runs["full"]
+    line = one_clean_line(Run(code, "", err), 1)
+    assert line.startswith("error: redacted and audited 1 version(s) and 0 edge(s) (audit "), line
+    assert f"; the cleanup did not finish: {db} is full: no room left for the write" in line
+    assert "the cleanup stays pending, run the same redaction again" in line
+    assert "nothing was written" not in line
+
+    code, _, err = runs["still-full"]
+    line = one_clean_line(Run(code, "", err), 1)
+    assert line.startswith(
+        "error: nothing holds the text any more; the cleanup an earlier redaction or purge "
+        f"left pending was tried again and did not finish: {db} is full"), line
+    assert "the cleanup stays pending" in line and "nothing was written" not in line
+
+    code, out, err = runs["room"]
+    assert code == 0, err
+    assert out.startswith("nothing in any scope holds that text; nothing was changed; an "
+                          "earlier cleanup of the store's files was finished"), out
+    store = tmp_path / "out" / "store"
+    held = [p.name for p in store.iterdir() if secret.encode() in p.read_bytes()]
+    assert held == [], f"the secret's bytes remain in {held}"
+    audit = ryvem("graph", "--db", store / "ryvem.db", "audit", "--json", cwd=tmp_path)
+    assert audit.code == 0 and len(json.loads(audit.out)) == 1, audit.err
 
 
 def test_a_store_deleted_under_an_open_handle_refuses_writes_instead_of_losing_them(

@@ -74,6 +74,56 @@ def test_a_full_database_is_store_full(db: sqlite3.Connection) -> None:
     assert type(from_sqlite(e, "t.db")) is errors.StoreFull
 
 
+def test_a_failure_after_a_commit_does_not_say_nothing_was_written(
+    db: sqlite3.Connection,
+) -> None:
+    """A step after a commit (cleaning the files after a redaction) passes ``outcome=None``:
+    its error gave "nothing was written" about a redaction that was committed (issue 39)."""
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")
+    e = raised(db, "INSERT INTO t VALUES (?, ?)", "b", "x" * 100_000)
+    assert from_sqlite(e, "t.db").message.endswith("; nothing was written")
+    after = from_sqlite(e, "t.db", outcome=None)
+    assert type(after) is errors.StoreFull and "written" not in after.message
+    assert after.message == (
+        "t.db is full: no room left for the write (disk full or size limit reached)")
+
+
+def test_a_damaged_schema_whose_message_is_not_utf8_is_store_damaged(tmp_path: Path) -> None:
+    """SQLite names a damaged schema row in its message; bytes there that are not UTF-8 made
+    the driver raise UnicodeDecodeError in place of its DatabaseError → StoreDamaged."""
+    path = tmp_path / "d.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE damaged_here (v TEXT)")
+    conn.close()
+    data = path.read_bytes()
+    at = data.find(b"damaged_heredamaged_here")
+    path.write_bytes(data[:at] + b"\xff" * 24 + data[at + 24:])
+    with pytest.raises(UnicodeDecodeError) as info:
+        sqlite3.connect(path).execute("SELECT * FROM sqlite_master")
+    mapped = from_sqlite(info.value, str(path))
+    assert type(mapped) is errors.StoreDamaged and isinstance(mapped, errors.BackendUnavailable)
+    assert mapped.message.startswith(f"{path} is damaged (malformed database schema (\ufffd")
+    assert "restore it from a backup" in mapped.message and "\n" not in mapped.message
+
+
+def test_a_malformed_database_is_store_damaged(tmp_path: Path) -> None:
+    """SQLITE_CORRUPT (11) → StoreDamaged, naming the file and saying what to do."""
+    path = tmp_path / "d.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE damaged_here (v TEXT)")
+    conn.close()
+    data = path.read_bytes()
+    at = data.find(b"damaged_heredamaged_here")
+    path.write_bytes(data[:at] + b"\x00" * 24 + data[at + 24:])
+    e = raised(sqlite3.connect(path), "SELECT * FROM sqlite_master")
+    assert e.sqlite_errorcode & 0xFF == 11
+    mapped = from_sqlite(e, str(path))
+    assert type(mapped) is errors.StoreDamaged
+    assert mapped.message.startswith(f"{path} is damaged (malformed database schema")
+    assert "restore it from a backup" in mapped.message
+
+
 def test_a_held_write_lock_is_busy_and_retryable(tmp_path: Path, db: sqlite3.Connection) -> None:
     """SQLITE_BUSY (5) from a second writer → OperationalError, and is_busy says retry."""
     other = sqlite3.connect(tmp_path / "t.db", isolation_level=None, timeout=0)
@@ -89,14 +139,16 @@ def test_a_held_write_lock_is_busy_and_retryable(tmp_path: Path, db: sqlite3.Con
     assert type(mapped) is errors.OperationalError and "busy" in mapped.message
 
 
-def test_a_file_that_is_not_a_database_is_unavailable(tmp_path: Path) -> None:
-    """SQLITE_NOTADB (26) → BackendUnavailable, naming the file."""
+def test_a_file_that_is_not_a_database_is_store_damaged(tmp_path: Path) -> None:
+    """SQLITE_NOTADB (26) → StoreDamaged (a BackendUnavailable), naming the file: a wrong
+    path or a damaged header, and the message says both."""
     path = tmp_path / "junk.db"
     path.write_bytes(b"this is not a database" * 100)
     e = raised(sqlite3.connect(path), "SELECT * FROM sqlite_master")
     assert e.sqlite_errorcode == 26
     mapped = from_sqlite(e, str(path))
-    assert type(mapped) is errors.BackendUnavailable and str(path) in mapped.message
+    assert type(mapped) is errors.StoreDamaged and str(path) in mapped.message
+    assert "not a SQLite database, or its header is damaged: check the path" in mapped.message
     assert not is_busy(e)
 
 
@@ -119,8 +171,8 @@ def test_an_error_without_a_result_code_maps_by_type(tmp_path: Path) -> None:
         (5, errors.OperationalError),
         (6, errors.OperationalError),
         (14, errors.BackendUnavailable),
-        (26, errors.BackendUnavailable),
-        (11, errors.BackendUnavailable),
+        (26, errors.StoreDamaged),
+        (11, errors.StoreDamaged),
         (1, errors.OperationalError),  # SQLITE_ERROR: not in the table
     ],
 )

@@ -11,8 +11,8 @@ from ryvem.errors import AmbiguousRef, InvalidInput, RyvemError
 
 EXPECTED = {
     "AmbiguousRef", "BackendError", "BackendUnavailable", "CleanupIncomplete", "Conflict",
-    "IntegrityError", "InvalidInput", "NotFound", "OperationalError", "RyvemError", "StoreFull",
-    "StoreReadOnly",
+    "IntegrityError", "InvalidInput", "NotFound", "OperationalError", "RyvemError",
+    "StoreDamaged", "StoreFull", "StoreReadOnly",
 }
 
 
@@ -53,6 +53,7 @@ def test_the_hierarchy_groups_backend_failures() -> None:
     assert issubclass(errors.CleanupIncomplete, errors.OperationalError)
     assert issubclass(errors.StoreReadOnly, errors.OperationalError)
     assert issubclass(errors.BackendUnavailable, errors.OperationalError)
+    assert issubclass(errors.StoreDamaged, errors.BackendUnavailable)
     assert issubclass(errors.OperationalError, errors.BackendError)
     assert issubclass(errors.IntegrityError, errors.BackendError)
     for cls in (errors.InvalidInput, errors.NotFound, errors.Conflict):

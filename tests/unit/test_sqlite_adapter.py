@@ -161,10 +161,11 @@ def test_a_file_from_a_newer_ryvem_is_refused_with_one_clear_line(tmp_path: Path
 
 
 def test_a_file_that_is_not_a_database_is_refused_with_a_ryvem_error(tmp_path: Path) -> None:
-    """Garbage in place of the database file gives BackendUnavailable, not a driver error."""
+    """Garbage in place of the database file gives BackendUnavailable (StoreDamaged: a wrong
+    path or a damaged header), not a driver error."""
     path = tmp_path / "garbage.db"
     path.write_bytes(b"this is not a sqlite database at all" * 100)
-    with pytest.raises(BackendUnavailable, match="cannot open"):
+    with pytest.raises(BackendUnavailable, match="is not a SQLite database, or its header is"):
         SqliteRepository.open(path)
 
 

@@ -296,24 +296,30 @@ def _elsewhere(store: Forgets, text: str, scope: ScopeFilter) -> int | None:
 
 
 def _clean(store: Forgets, progress: Progress | None, report: ForgetReport) -> None:
-    """Scrub the store's files after a committed rewrite. A failure there (a disk filling
-    up during VACUUM, a file made read-only, a busy log) must not read as "nothing was
-    written": the rewrite and its audit entry are committed, so the error says so."""
+    """Scrub the store's files after a committed rewrite, or finish a cleanup an earlier run
+    left pending. A failure there (a disk filling up during VACUUM, a file made read-only, a
+    busy log) must not read as "nothing was written": the rewrite and its audit entry are
+    committed, so the error says what was done, what did not finish and why, and that the
+    cleanup stays pending until the same command runs again."""
     try:
         store.scrub(progress)
     except RyvemError as e:
-        done = "redacted" if report.action == "redact" else "purged"
-        entry = f" (audit {report.entry.id})" if report.entry is not None else ""
-        what = (
-            ("nothing held the text any more" if report.action == "redact"
-             else "the node was purged already") if report.found_nothing else
-            f"{report.versions} version(s) and {report.edges} edge(s) were {done} and "
-            f"audited{entry}"
-        )
+        action = "redaction" if report.action == "redact" else "purge"
+        if report.found_nothing:
+            held = ("nothing holds the text any more" if report.action == "redact"
+                    else "the node was purged already")
+            what = (f"{held}; the cleanup an earlier redaction or purge left pending was "
+                    "tried again and did not finish")
+        else:
+            done = "redacted" if report.action == "redact" else "purged"
+            entry = f" (audit {report.entry.id})" if report.entry is not None else ""
+            what = (f"{done} and audited {report.versions} version(s) and {report.edges} "
+                    f"edge(s){entry}; the cleanup did not finish")
         raise CleanupIncomplete(
-            f"{what}, but cleaning the store's files failed: {e.message}; the old text may "
-            "remain in their free pages or write-ahead log: run the same command again to "
-            "finish (it cleans them even when nothing is left to rewrite)"
+            f"{what}: {e.message}; until it does, the old text may remain in the store's "
+            f"free pages or write-ahead log: the cleanup stays pending, run the same {action} "
+            "again once the cause is fixed (it finishes the cleanup even when nothing is left "
+            "to rewrite)"
         ) from e
 
 

@@ -27,7 +27,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 
 from ryvem import errors
 from ryvem.adapters.sqlite import queries, topk
-from ryvem.adapters.sqlite.errors import from_os_error, from_sqlite, is_busy
+from ryvem.adapters.sqlite.errors import DRIVER_ERRORS, from_os_error, from_sqlite, is_busy
 from ryvem.adapters.sqlite.errors import unwritable as unwritable_reason
 from ryvem.adapters.sqlite.postings import PostingSql  # numpy stays a lazy import there
 from ryvem.adapters.sqlite.vectors import VectorSql  # and there
@@ -647,7 +647,7 @@ class SqliteRepository:
         except errors.RyvemError:
             conn.close()
             raise
-        except sqlite3.Error as e:
+        except DRIVER_ERRORS as e:  # the first statements read the schema: damage shows here
             conn.close()
             raise from_sqlite(e, where) from e
         return repo
@@ -1052,8 +1052,8 @@ class SqliteRepository:
                 report("vacuum", ticks, ticks)
                 self._retry_busy(lambda: conn.execute(_sql("forget_cleanup_done")))
                 self._checkpoint()
-            except sqlite3.Error as e:
-                raise from_sqlite(e, self.location) from e
+            except sqlite3.Error as e:  # after a commit: "nothing was written" would be false
+                raise from_sqlite(e, self.location, outcome=None) from e
 
     def cleanup_pending(self) -> bool:
         try:
@@ -1094,7 +1094,7 @@ class SqliteRepository:
         with self._lock:
             try:
                 return self._retry_busy(lambda: self._conn.execute(sql, params).fetchall())
-            except sqlite3.Error as e:
+            except DRIVER_ERRORS as e:
                 raise from_sqlite(e, self.location) from e
 
     def _one_node(self, sql: str, params: dict[str, Any]) -> NodeVersion | None:
