@@ -36,12 +36,17 @@ def _never_opened() -> GraphRepository:
         lambda s: s.service().get("x", as_of="not a date"),
         lambda s: s.service().traverse("x", as_of="not a date"),
         lambda s: s.search("x", as_of="not a date"),
+        lambda s: s.import_folder(""),
+        lambda s: s.import_folder("/nonexistent/vault"),
+        lambda s: s.import_folder(".", kind="Not A Kind"),
+        lambda s: s.import_folder(".", title_from="path"),
     ],
     ids=[
         "write-bad-valid-from", "write-scoped-bad-valid-from", "write-future-valid-from",
         "retire-bad-valid-to", "link-bad-valid-from", "link-empty-ref",
         "unlink-bad-valid-to", "redact-scope-and-all-scopes", "get-bad-as-of",
-        "traverse-bad-as-of", "search-bad-as-of",
+        "traverse-bad-as-of", "search-bad-as-of", "import-empty-dir", "import-missing-dir",
+        "import-bad-kind", "import-bad-title-from",
     ],
 )
 def test_a_session_refuses_bad_input_before_it_opens_its_store(

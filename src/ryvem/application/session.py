@@ -40,15 +40,19 @@ from typing import TYPE_CHECKING, Any
 from ryvem.application import search as recall
 from ryvem.application import workspace
 from ryvem.application.service import EdgeView, Service, WriteResult
+from ryvem.application.vault import TITLE_FROM, ImportSummary, import_vault
+from ryvem.application.vault import Progress as ImportProgress
+from ryvem.application.workspace import Minted
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.scopes import GLOBAL, parse_scope, parse_scope_filter
+from ryvem.domain.validation import validate_kind
 from ryvem.errors import InvalidInput
 from ryvem.ports import GraphRepository, RebuildsTextIndex, StoresVectors, WarmsUp
 
 if TYPE_CHECKING:
     from ryvem.embedding import Embedder
 
-__all__ = ["SMALL_BACKLOG", "Minted", "Reindexed", "Session", "Written"]
+__all__ = ["SMALL_BACKLOG", "Imported", "Minted", "Reindexed", "Session", "Written"]
 
 SMALL_BACKLOG = 32  # a search embeds a backlog up to this size before it runs
 QUESTION_CACHE = 256  # questions whose embeddings a session keeps (least recently used go)
@@ -75,14 +79,6 @@ def default_embedder() -> Embedder | str:
 
 
 @dataclass(frozen=True, slots=True)
-class Minted:
-    """This write gave the repository its identity: the file written and the new scope."""
-
-    identity_file: Path
-    scope: str
-
-
-@dataclass(frozen=True, slots=True)
 class Written:
     """What :meth:`Session.write` did."""
 
@@ -91,6 +87,16 @@ class Written:
 
     def record(self) -> dict[str, Any]:
         return self.result.version.record()
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What :meth:`Session.import_folder` did: the import's summary, the scope it wrote
+    into, and the identity it minted (a first import in a git repository), if any."""
+
+    summary: ImportSummary
+    scope: str
+    minted: Minted | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,16 +255,48 @@ class Session:
             [dataclasses.replace(node, scope=chosen)]
         )[0]
         self.written()
-        minted = None
-        if (
-            before.root is not None
-            and before.repo_uuid is None
-            and workspace.wrote_identity(before.root)  # not when a racing writer's was adopted
-        ):
-            after = workspace.locate(self.cwd)
-            if after.identity_file is not None:
-                minted = Minted(after.identity_file, after.scope)
-        return Written(result, minted)
+        return Written(result, workspace.minted_since(before, self.cwd))
+
+    def import_folder(
+        self,
+        folder: str | Path,
+        *,
+        scope: str | None = None,
+        kind: str = "page",
+        retire_missing: bool = False,
+        title_from: str = "name",
+        git_history: bool = False,
+        progress: ImportProgress | None = None,
+    ) -> Imported:
+        """Import a markdown vault (only read): every page, or with ``git_history`` each
+        commit that touched one, then the working tree (see ``application.vault`` and
+        ``application.vault_history``). Into ``scope``, else the default scope — which a first
+        import in a git repository mints, unless ``ryvem.json`` would land inside the vault.
+        Everything is checked before the store opens or anything is minted."""
+        if str(folder) == "":  # Path("") is ".": an unset variable must not import the cwd
+            raise InvalidInput("DIR must not be empty (give . for the working directory)")
+        base = Path(folder).expanduser()
+        if not base.is_dir():
+            raise InvalidInput(
+                f"not a directory: {folder}" if base.exists() else f"no such directory: {folder}")
+        if title_from not in TITLE_FROM:
+            raise InvalidInput(
+                f"--title-from must be one of {', '.join(TITLE_FROM)}, got {title_from!r}")
+        validate_kind(kind)
+        minting = scope is None and workspace.may_mint_for(base, self.cwd)
+        before = workspace.locate(self.cwd) if minting else None
+        svc = self.service(scope, mint=minting)
+        minted = None if before is None else workspace.minted_since(before, self.cwd)
+        if git_history:
+            from ryvem.application.vault_history import import_history  # git: when asked
+
+            summary = import_history(svc, base, kind=kind, retire_missing=retire_missing,
+                                     progress=progress, title_from=title_from)
+        else:
+            summary = import_vault(svc, base, kind=kind, retire_missing=retire_missing,
+                                   progress=progress, title_from=title_from)
+        self.written()
+        return Imported(summary, svc.default_scope, minted)
 
     # --- the other writes, with the default scope (never minting) -------------------------
     def retire(

@@ -125,6 +125,39 @@ def _malformed(path: Path, why: str) -> InvalidInput:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Minted:
+    """A write gave the repository its identity: the file written and the new scope."""
+
+    identity_file: Path
+    scope: str
+
+
+def minted_since(before: Workspace, cwd: Path | None = None) -> Minted | None:
+    """The identity this process wrote since ``before`` was read — not one a racing writer
+    wrote and this process adopted — else None. What a face says once ("this repository is
+    now …; commit ryvem.json")."""
+    if before.root is None or before.repo_uuid is not None or not wrote_identity(before.root):
+        return None
+    after = locate(cwd)
+    if after.identity_file is None:
+        return None
+    return Minted(after.identity_file, after.scope)
+
+
+def may_mint_for(vault: Path, cwd: Path | None = None) -> bool:
+    """Whether importing ``vault`` may mint the repository identity: only in a git repository
+    whose ``ryvem.json`` would land outside the vault (a vault is only ever read)."""
+    root = locate(cwd).root
+    if root is None:
+        return False
+    try:
+        root.resolve().relative_to(vault.resolve())
+    except ValueError:
+        return True
+    return False  # the git root is the vault or inside it: never write into it
+
+
 def locate(cwd: Path | None = None) -> Workspace:
     """The workspace of ``cwd`` (default: the working directory). Never writes."""
     root = find_git_root(Path.cwd() if cwd is None else cwd)

@@ -78,6 +78,7 @@ from ryvem.cli import forget as _forget  # noqa: E402,F401  (registration by imp
 from ryvem.cli import links as _links  # noqa: E402,F401  (registration by import)
 from ryvem.cli import nodes as _nodes  # noqa: E402,F401  (registration by import)
 from ryvem.cli import reindex as _reindex  # noqa: E402,F401  (registration by import)
+from ryvem.cli import vault as _vault  # noqa: E402,F401  (registration by import)
 
 
 def _misplaced(error: Exception) -> str:

@@ -19,6 +19,7 @@ import typer
 
 from ryvem.application.service import Service
 from ryvem.application.session import Session
+from ryvem.application.workspace import Minted
 from ryvem.backends import GraphRepository, open_session
 from ryvem.cli.text import safe
 from ryvem.config import Settings, debug_wanted
@@ -177,6 +178,14 @@ verb has run (``say_notes``), or added to its error line, which stays one line."
 def say_notes() -> None:
     while NOTES:
         typer.echo(f"note: {safe(NOTES.pop(0))}", err=True)
+
+
+def say_minted(minted: Minted | None) -> None:
+    """The one line a write that minted the repository's identity says (put and import)."""
+    if minted is not None:
+        typer.echo(safe(f"ryvem: this repository is now {minted.scope}; wrote "
+                        f"{minted.identity_file} (commit it so the identity survives a fresh "
+                        "clone)"), err=True)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:

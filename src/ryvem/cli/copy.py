@@ -8,13 +8,11 @@ Both stores are chosen from the same settings every verb uses: the SQLite file f
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 import typer
 
-from ryvem.application.copy import CopyReport, Phase, Progress, copy_graph
+from ryvem.application.copy import CopyReport, copy_graph
 from ryvem.application.session import Session
 from ryvem.backends import (
     BACKEND_NAMES,
@@ -24,7 +22,8 @@ from ryvem.backends import (
     open_session,
 )
 from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, fail, graph, state
-from ryvem.cli.links import embed_with_bar
+from ryvem.cli.progress import phases
+from ryvem.cli.vault import embed_with_bar
 from ryvem.config import Settings
 from ryvem.errors import InvalidInput
 
@@ -47,32 +46,6 @@ def _default_source(in_use: str, target: str) -> str:
     if len(others) != 1:
         raise fail(f"give --from: one of {', '.join(others)}", 2)
     return others[0]
-
-
-@contextmanager
-def _progress_bar(enabled: bool) -> Iterator[Progress | None]:
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn
-    from rich.progress import Progress as Bar
-
-    with Bar(
-        TextColumn("{task.description:>8}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
-        transient=False,
-    ) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def update(phase: Phase, done: int, total: int) -> None:
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(phase, total=total)
-            bar.update(tasks[phase], completed=done, total=total)
-
-        yield update
 
 
 def _summary(r: CopyReport) -> list[str]:
@@ -167,7 +140,7 @@ def copy(
             )
             target = open_session(Settings.from_env(backend=target_name, db=st.db))
             bar = sys.stderr.isatty() and not as_json
-            with _progress_bar(bar) as progress:
+            with phases(bar, label="{task.description:>8}", transient=False) as progress:
                 report = copy_graph(source, target.repo, batch=batch, progress=progress)
             # Vectors are not copied: the target queued the rows it got; embed them as an
             # import does, so semantic search there answers like the source's at once.

@@ -10,8 +10,6 @@ it (the OS user) and why in the audit trail that ``audit`` lists. Output never r
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -31,13 +29,13 @@ from ryvem.cli.common import (
     graph,
     state,
 )
+from ryvem.cli.progress import phases
 from ryvem.cli.text import safe, say
 from ryvem.domain.redaction import TextTooShort
 from ryvem.domain.scopes import GLOBAL
 from ryvem.domain.timeutil import format_us
 from ryvem.domain.validation import MAX_BODY_BYTES
 from ryvem.export import still_holds
-from ryvem.ports import Progress
 
 __all__ = ["audit", "purge", "redact"]
 
@@ -64,32 +62,6 @@ def _read_text(text: str) -> str:
     if value.endswith("\r\n"):
         return value[:-2]
     return value[:-1] if value.endswith("\n") else value
-
-
-@contextmanager
-def _progress(enabled: bool) -> Iterator[Progress | None]:
-    """A progress bar on stderr while the store's files are cleaned (VACUUM can be long)."""
-    if not enabled:
-        yield None
-        return
-    from rich.progress import BarColumn, TaskID, TextColumn, TimeElapsedColumn
-    from rich.progress import Progress as Bar
-
-    with Bar(
-        TextColumn("{task.description:>10}"),
-        BarColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def update(stage: str, done: int, total: int | None) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-
-        yield update
 
 
 def _plural(n: int, word: str) -> str:
@@ -179,7 +151,8 @@ def redact(
         value = _read_text(text)
         explicit = scope is not None or all_scopes
         svc = st.service(scope=GLOBAL) if explicit else st.service()
-        with _progress(sys.stderr.isatty() and not as_json and not dry_run) as progress:
+        with phases(sys.stderr.isatty() and not as_json and not dry_run,
+                    label="{task.description:>10}", extra=("elapsed",)) as progress:
             try:
                 report = svc.redact(
                     value, scope=scope, all_scopes=all_scopes, reason=reason,
@@ -218,7 +191,8 @@ def purge(
     st = state(ctx).reading()  # a store not created yet holds no node: nothing to create
     with errors_to_exit():
         svc = st.service(scope=scope)
-        with _progress(sys.stderr.isatty() and not as_json and not dry_run) as progress:
+        with phases(sys.stderr.isatty() and not as_json and not dry_run,
+                    label="{task.description:>10}", extra=("elapsed",)) as progress:
             report = svc.purge(ref, reason=reason, actor=Actor.os_user("cli"),
                                progress=progress, dry_run=dry_run)
         if as_json:

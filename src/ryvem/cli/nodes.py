@@ -31,6 +31,7 @@ from ryvem.cli.common import (
     errors_to_exit,
     fail,
     graph,
+    say_minted,
     state,
 )
 from ryvem.cli.text import safe, say
@@ -223,13 +224,7 @@ def put(
         written = st.session().write(
             kind, title, key=key, scope=scope, body=body, data=data, valid_from=valid_from
         )
-        if written.minted is not None:
-            say(
-                f"ryvem: this repository is now {written.minted.scope}; wrote "
-                f"{written.minted.identity_file} (commit it so the identity survives a fresh "
-                "clone)",
-                err=True,
-            )
+        say_minted(written.minted)
         v = written.result.version
         if as_json:
             echo_json(v.record())

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, fail, graph, state
+from ryvem.cli.progress import phases
 from ryvem.cli.text import say
 
 __all__ = ["reindex"]
@@ -44,32 +45,9 @@ def reindex(
             raise fail("--pending embeds every row waiting for vectors, whatever its scope; "
                        "--scope re-embeds one scope: give one of them", 2)
         session = st.session()
-        if sys.stderr.isatty() and not as_json:
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TaskID,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
-            with Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeRemainingColumn(), console=Console(stderr=True), transient=True,
-            ) as bar:
-                tasks: dict[str, TaskID] = {}
-
-                def report(phase: str, done: int, total: int) -> None:
-                    if phase not in tasks:
-                        label = "text index" if phase == "text" else "embedding"
-                        tasks[phase] = bar.add_task(label, total=total)
-                    bar.update(tasks[phase], completed=done, total=total)
-
-                done = session.reindex(scope, pending_only=pending, progress=report)
-        else:
-            done = session.reindex(scope, pending_only=pending)
+        with phases(sys.stderr.isatty() and not as_json, extra=("count", "eta"),
+                    names={"text": "text index", "vectors": "embedding"}) as report:
+            done = session.reindex(scope, pending_only=pending, progress=report)
         if as_json:
             echo_json(done.record())
             return
