@@ -12,13 +12,15 @@ uses, and the faces never import an adapter themselves (import-linter checks it)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ryvem.application.session import Session
 from ryvem.config import BACKEND_NAMES, backend_name
+from ryvem.errors import InvalidInput
 from ryvem.ports import GraphRepository, IndexProgress
 
 if TYPE_CHECKING:  # settings reads this registry at run time; only its type is needed here
@@ -30,6 +32,8 @@ __all__ = [
     "Backend",
     "GraphRepository",
     "backend_named",
+    "copy_endpoints",
+    "copy_stores",
     "open_repository",
     "open_session",
 ]
@@ -147,3 +151,46 @@ def open_session(
         return open_repository(chosen, read_only=read_only, progress=progress)
 
     return Session(opener, location=where, cwd=cwd)
+
+
+def _named(value: str, option: str) -> str:
+    try:
+        return backend_name(value)
+    except InvalidInput as e:
+        raise InvalidInput(f"{option}: {e.message}") from None
+
+
+def copy_endpoints(to: str, from_: str | None, in_use: str) -> tuple[str, str]:
+    """A copy's (source, target) backend names: ``--to``, and ``--from`` or, by default, the
+    backend in use when it is not the target, else the only other registered one.
+    InvalidInput when they are the same or the default is not one backend."""
+    target = _named(to, "--to")
+    if from_ is not None:
+        source = _named(from_, "--from")
+    elif in_use != target:
+        source = in_use
+    else:
+        others = [b for b in BACKEND_NAMES if b != target]
+        if len(others) != 1:
+            raise InvalidInput(f"give --from: one of {', '.join(others)}")
+        source = others[0]
+    if source == target:
+        raise InvalidInput(f"--from and --to are both {source}: nothing to copy")
+    return source, target
+
+
+@contextmanager
+def copy_stores(
+    source: str, target: str, *, db: str | Path | None = None
+) -> Iterator[tuple[GraphRepository, Session]]:
+    """The two stores of a copy, from the same settings every verb uses (``db`` for the
+    SQLite side): the source read-only, the target as a session (it embeds what it got);
+    both closed when the block ends."""
+    from ryvem.config import Settings
+
+    opened = open_repository(Settings.from_env(backend=source, db=db), read_only=True)
+    try:
+        with open_session(Settings.from_env(backend=target, db=db)) as into:
+            yield opened, into
+    finally:
+        opened.close()

@@ -13,39 +13,12 @@ from typing import Annotated
 import typer
 
 from ryvem.application.copy import CopyReport, copy_graph
-from ryvem.application.session import Session
-from ryvem.backends import (
-    BACKEND_NAMES,
-    GraphRepository,
-    backend_named,
-    open_repository,
-    open_session,
-)
+from ryvem.backends import BACKEND_NAMES, copy_endpoints, copy_stores
 from ryvem.cli.common import JsonOpt, echo_json, errors_to_exit, fail, graph, state
 from ryvem.cli.progress import phases
 from ryvem.cli.vault import embed_with_bar
-from ryvem.config import Settings
-from ryvem.errors import InvalidInput
 
 __all__ = ["copy"]
-
-
-def _backend(value: str, what: str) -> str:
-    try:
-        return backend_named(value).name
-    except InvalidInput as e:
-        raise fail(f"{what}: {e.message}", 2) from None
-
-
-def _default_source(in_use: str, target: str) -> str:
-    """The backend in use (--backend / $RYVEM_BACKEND) when it is not the target, else the
-    only other registered backend; with more than two registered, --from is required."""
-    if in_use != target:
-        return in_use
-    others = [b for b in BACKEND_NAMES if b != target]
-    if len(others) != 1:
-        raise fail(f"give --from: one of {', '.join(others)}", 2)
-    return others[0]
 
 
 def _summary(r: CopyReport) -> list[str]:
@@ -122,23 +95,10 @@ def copy(
     """
     st = state(ctx)
     with errors_to_exit():
-        target_name = _backend(to, "target")
-        source_name = (
-            _backend(from_, "source")
-            if from_ is not None
-            else _default_source(st.settings().backend, target_name)
-        )
-        if source_name == target_name:
-            raise fail(f"--from and --to are both {source_name}: nothing to copy", 2)
+        source_name, target_name = copy_endpoints(to, from_, st.settings().backend)
         if batch < 1:
             raise fail(f"--batch must be a positive integer, got {batch}", 2)
-        source: GraphRepository | None = None
-        target: Session | None = None
-        try:
-            source = open_repository(
-                Settings.from_env(backend=source_name, db=st.db), read_only=True
-            )
-            target = open_session(Settings.from_env(backend=target_name, db=st.db))
+        with copy_stores(source_name, target_name, db=st.db) as (source, target):
             bar = sys.stderr.isatty() and not as_json
             with phases(bar, label="{task.description:>8}", transient=False) as progress:
                 report = copy_graph(source, target.repo, batch=batch, progress=progress)
@@ -146,11 +106,6 @@ def copy(
             # import does, so semantic search there answers like the source's at once.
             embedded = 0 if no_embed else embed_with_bar(target, bar, "embedding")
             pending = target.vector_pending()
-        finally:
-            if source is not None:
-                source.close()
-            if target is not None:
-                target.close()
         if as_json:
             echo_json({**report.record(), "embedded": embedded, "vectors_pending": pending})
         else:
