@@ -30,6 +30,7 @@ from ryvem.domain.redaction import Rewritten
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.domain.search import SearchQuery
 from ryvem.domain.traversal import EdgeRow
+from ryvem.domain.writes import Close
 
 __all__ = [
     "AppliesPlans",
@@ -59,17 +60,6 @@ IndexProgress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: how far an adapter's one-off index (re)build has got,
 called while a store migrates on open (e.g. ``"search index"``; ``total`` rows). Opening a
 store takes one optionally; the CLI draws a progress bar from it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Close:
-    """Close a current version's window at valid time ``at``, recorded at ``recorded_at``."""
-
-    id: str
-    at: int
-    recorded_at: int
-    superseded_by: str | None = None
-    retired_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

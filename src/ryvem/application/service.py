@@ -8,8 +8,8 @@ function inside ``repo.write`` and so commits whole or not at all.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ryvem.application import forget
@@ -17,7 +17,6 @@ from ryvem.application.planning import PlanningTx
 from ryvem.application.search import SearchRequest
 from ryvem.domain.ids import IdSequence, is_id, new_id
 from ryvem.domain.links import (
-    Candidate,
     Link,
     extract_links,
     normalize,
@@ -30,7 +29,6 @@ from ryvem.domain.model import (
     SUPERSEDES,
     AuditEntry,
     Edge,
-    Identity,
     NodeHead,
     NodeVersion,
     SearchHit,
@@ -54,10 +52,19 @@ from ryvem.domain.validation import (
     validate_search_text,
     validate_title,
 )
+from ryvem.domain.writes import (
+    Close,
+    Linker,
+    NewNode,
+    WriteResult,
+    append_only,
+    by_last_segment,
+    plan_link_refresh,
+    plan_writes,
+)
 from ryvem.errors import AmbiguousRef, Conflict, InvalidInput, NotFound
 from ryvem.ports import (
     AppliesPlans,
-    Close,
     GraphRepository,
     Progress,
     WalksInOneQuery,
@@ -67,58 +74,7 @@ from ryvem.ports import (
 __all__ = ["EdgeView", "NewNode", "Service", "WriteResult"]
 
 MAX_LIMIT = 1000
-Outcome = Literal["created", "superseded", "revived", "renamed", "unchanged"]
 _CLOCK = Clock()
-
-
-@dataclass(frozen=True, slots=True)
-class NewNode:
-    """A validated write request."""
-
-    kind: str
-    title: str
-    scope: str
-    key: str | None = None
-    body: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
-    valid_from: int | None = None
-    """When this became true (valid time, microseconds); None: when it is written."""
-    renamed_from: str | None = None  # the old key: its current version moves to ``key``
-
-    @property
-    def identity(self) -> Identity | None:
-        return None if self.key is None else (self.kind, self.key, self.scope)
-
-    @property
-    def old_identity(self) -> Identity | None:
-        """The identity a rename moves from (same kind and scope), if this is a rename."""
-        return None if self.renamed_from is None else (self.kind, self.renamed_from, self.scope)
-
-
-@dataclass(frozen=True, slots=True)
-class _Linker:
-    """A current version whose ``links`` edges are being brought up to date, from valid time
-    ``at`` on."""
-
-    entity: str
-    kind: str
-    scope: str
-    key: str | None
-    links: tuple[Link, ...]
-    at: int
-
-    @classmethod
-    def of(cls, v: NodeVersion, at: int) -> _Linker:
-        return cls(
-            v.entity, v.kind, v.scope, v.key, tuple(links_of(v)),
-            max(at, v.valid_from),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class WriteResult:
-    version: NodeVersion
-    outcome: Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,25 +108,6 @@ def _as_of(value: object) -> int | None:
 
 def _known(known_at: int | None) -> str:
     return "" if known_at is None else f" as known at {format_us(known_at)}"
-
-
-def _last_time(v: NodeVersion | Edge) -> int:
-    """The latest instant on either clock a row holds: a write after it must be later."""
-    return v.latest_instant
-
-
-def _append_only(what: str, at: int, floor: int, *, strict: bool) -> int:
-    """A supplied valid time ``at`` against the latest valid time ``floor`` of what it
-    changes: before it is an error (history is append-only on both clocks); equal to it,
-    when the change needs a later instant (``strict``), it is taken as 1 µs later, as two
-    writes in one microsecond are."""
-    if at < floor:
-        raise InvalidInput(
-            f"valid time {format_us(at)} precedes {what}'s latest valid time "
-            f"{format_us(floor)}: history is append-only on both clocks, so a change can "
-            "only be dated at or after the last one (a new node may start in the past)"
-        )
-    return floor + 1 if strict and at == floor else at
 
 
 class Service:
@@ -318,181 +255,64 @@ class Service:
         return results
 
     def _apply_writes(self, tx: WriteTx, nodes: Sequence[NewNode]) -> list[WriteResult]:
+        """Read what the rules need, plan the writes (``ryvem.domain.writes``), apply them."""
         latest = tx.latest_by_identity(
             [i for n in nodes for i in (n.identity, n.old_identity) if i is not None]
         )
-        results: list[WriteResult] = []
-        versions: list[NodeVersion] = []
-        targets: list[tuple[str, ...]] = []
-        closes: list[Close] = []
-        revives: list[tuple[str, str]] = []
-        edges: list[Edge] = []
-        appeared: list[NodeVersion] = []
-        sources: list[_Linker] = []
-        # One system-time instant per batch, which is also the valid time of every node that
-        # gives none: its versions and their links edges open together, so "as of a
-        # version's valid_from" already sees that version's links.
-        recorded = self.clock.after(max((_last_time(p) for p in latest.values()), default=None))
-        mint = IdSequence(recorded)  # ids in batch order: the far node's "age" orders a walk
-        appeared_at: dict[str, int] = {}
-        moved_tails: set[str] = set()  # the old keys of renames: links to them re-resolve
-        for n in nodes:
-            prev = latest.get(n.identity) if n.identity is not None else None
-            floor = None if prev is None else prev.latest_valid
-            moved = latest.get(n.old_identity) if n.old_identity is not None else None
-            renaming = moved is not None and moved.is_current
-            if moved is not None and renaming:
-                if prev is not None and prev.is_current:
-                    raise Conflict(
-                        f"cannot rename {_name(moved)} to {n.kind}/{n.key}: that key is "
-                        "current; nothing was written"
-                    )
-                # The node moves: its history continues under the new key, after both the
-                # old key's latest valid time and the new key's (an earlier page there).
-                floor = moved.valid_from if floor is None else max(floor, moved.valid_from)
-                prev = moved
-                moved_tails.add(tail(normalize(moved.key or "")))
-            elif prev is not None and not prev.is_current and prev.superseded_by is not None:
-                # The key's node was renamed away (its newest version here was superseded under
-                # another key): this write starts a new node at the key, after the moved one's
-                # time here, instead of reviving a version that already has a successor.
-                prev = None
-            if (
-                not renaming
-                and prev is not None
-                and prev.is_current
-                and (prev.title, prev.body, prev.data) == (n.title, n.body, n.data)
-            ):
-                results.append(WriteResult(prev, "unchanged"))
-                continue
-            at = recorded
-            if n.valid_from is not None:
-                at = n.valid_from if floor is None else _append_only(
-                    f"{n.kind}/{n.key}", n.valid_from, floor, strict=True,
-                )
-            vid = mint()
-            version = NodeVersion.model_construct(
-                id=vid,
-                entity=prev.entity if prev is not None else vid,
-                kind=n.kind,
-                scope=n.scope,
-                key=n.key,
-                title=n.title,
-                body=n.body,
-                data=n.data,
-                valid_from=at,
-                valid_to=None,
-                superseded_by=None,
-                supersedes=None if prev is None else prev.id,
-                retired_reason=None,
-                recorded_at=recorded,
-                closure_recorded_at=None,
-            )
-            outcome: Outcome = "created"
-            if prev is not None:
-                edges.append(
-                    Edge.model_construct(
-                        id=mint(), rel=SUPERSEDES, src=vid, dst=prev.id, data={},
-                        valid_from=at, valid_to=None, recorded_at=recorded,
-                        closure_recorded_at=None,
-                    )
-                )
-                if renaming:
-                    closes.append(Close(prev.id, at, recorded, superseded_by=vid))
-                    outcome = "renamed"
-                elif prev.is_current:
-                    closes.append(Close(prev.id, at, recorded, superseded_by=vid))
-                    outcome = "superseded"
-                else:
-                    revives.append((prev.id, vid))
-                    outcome = "revived"
-            if outcome != "superseded" and n.key is not None:
-                appeared.append(version)
-                appeared_at[version.entity] = at
-            links = tuple(extract_links(n.body, n.key, n.data))
-            versions.append(version)
-            targets.append(tuple(dict.fromkeys(link.target for link in links)))
-            if links or outcome != "created":
-                sources.append(_Linker(version.entity, n.kind, n.scope, n.key, links, at))
-            results.append(WriteResult(version, outcome))
-        if not versions:
-            return results
-        tx.close_versions(closes)
-        tx.mark_superseded(revives)
-        tx.insert_versions(versions, targets)
-        tx.insert_edges(edges)
-        appeared_tails = {tail(normalize(v.key)) for v in appeared if v.key is not None}
-        appeared_tails |= moved_tails
-        since = min((v.valid_from for v in appeared), default=recorded)
-        self._refresh_links(tx, sources, appeared_tails, mint, since, appeared_at)
-        return results
+        # One system-time instant per batch (after anything the store holds on either clock).
+        mint = IdSequence(
+            self.clock.after(max((p.latest_instant for p in latest.values()), default=None))
+        )
+        plan = plan_writes(nodes, latest, mint)
+        if not plan.versions:
+            return plan.results
+        tx.close_versions(plan.closes)
+        tx.mark_superseded(plan.revives)
+        tx.insert_versions(plan.versions, plan.targets)
+        tx.insert_edges(plan.edges)
+        self._refresh_links(
+            tx, plan.sources, plan.changed_tails, mint, plan.since, plan.appeared_at
+        )
+        return plan.results
 
     def _refresh_links(
         self,
         tx: WriteTx,
-        sources: list[_Linker],
+        sources: list[Linker],
         changed_tails: set[str],
         mint: IdSequence,
         since: int,
         appeared_at: dict[str, int] | None = None,
     ) -> None:
-        """Make the current ``links`` edges of these sources match their links.
+        """Make the current ``links`` edges of these sources match their links
+        (:func:`ryvem.domain.writes.plan_link_refresh` decides; this reads and applies).
 
         Also re-resolves every current node linking to a target whose last segment is in
         ``changed_tails`` (a key appeared or retired there), from its current version's body
         and data, so a dangling link resolves as soon as its target exists and a nearer or
-        better match takes a link over. The outcome depends only on the current versions'
-        content and keys (``ryvem.domain.links``), never on the order things were written.
-        An edge whose link changed anchor or field is closed and reopened with the new data.
-
-        Valid time: a written source's edges change at its version's valid time, a
-        re-resolved source's at ``since`` (when the keys changed) or its current version's
-        valid_from if later; an edge to a node that appeared in this write opens no earlier
-        than it did, and never before an edge it replaces closed. All are recorded at
-        ``mint.at`` (system time).
+        better match takes a link over; a re-resolved source's edges change at ``since`` or
+        its current version's valid_from if later. All are recorded at ``mint.at``.
         """
-        recorded = mint.at
-        appeared_at = appeared_at or {}
         if changed_tails:
             known = {s.entity for s in sources}
             extra = sorted(
                 {s.entity for s in tx.link_sources(sorted(changed_tails))} - known
             )
             live = tx.current_of_entities(extra) if extra else {}
-            sources += [_Linker.of(live[e], since) for e in extra if e in live]
+            sources += [Linker.of(live[e], since) for e in extra if e in live]
         if not sources:
             return
-        by_tail = _by_tail(
+        by_tail = by_last_segment(
             tx.link_candidates, (link.target for s in sources for link in s.links)
         )
         have: dict[str, dict[str, Edge]] = defaultdict(dict)
         for e in tx.current_link_edges([s.entity for s in sources]):
             have[e.src][e.dst] = e
-        to_close: dict[int, list[str]] = defaultdict(list)
-        to_open: list[tuple[str, str, dict[str, str], int]] = []
-        for s in sources:
-            want, _ = resolve_links(s.links, s.entity, s.scope, s.kind, s.key, by_tail)
-            current = have.get(s.entity, {})
-            closed_at: dict[str, int] = {}
-            for dst, e in current.items():
-                if dst not in want or e.data != want[dst].edge_data():
-                    closed_at[dst] = max(s.at, e.valid_from)
-                    to_close[closed_at[dst]].append(e.id)
-            for dst, link in want.items():
-                data = link.edge_data()
-                if dst not in current or current[dst].data != data:
-                    at = max(s.at, appeared_at.get(dst, s.at), closed_at.get(dst, s.at))
-                    to_open.append((s.entity, dst, data, at))
-        for at, ids in sorted(to_close.items()):
-            tx.close_edges(ids, at, recorded)
-        if to_open:
-            tx.insert_edges([
-                Edge.model_construct(
-                    id=mint(), rel=LINKS, src=src, dst=dst, data=data, valid_from=at,
-                    valid_to=None, recorded_at=recorded, closure_recorded_at=None,
-                )
-                for src, dst, data, at in to_open
-            ])
+        refresh = plan_link_refresh(sources, by_tail, have, appeared_at or {})
+        for at, ids in sorted(refresh.closes.items()):
+            tx.close_edges(ids, at, mint.at)
+        if refresh.opens:
+            tx.insert_edges(refresh.new_edges(mint))
 
     def retire(
         self,
@@ -516,10 +336,10 @@ class Service:
                 f"{format_us(version.valid_to or 0)}); only a current version can be retired"
             )
         if until is not None:
-            until = _append_only(_name(version), until, version.valid_from, strict=True)
+            until = append_only(_name(version), until, version.valid_from, strict=True)
 
         def run(tx: WriteTx) -> NodeVersion:
-            recorded = self.clock.after(_last_time(version))
+            recorded = self.clock.after(version.latest_instant)
             at = recorded if until is None else until
             tx.close_versions([Close(version.id, at, recorded, retired_reason=reason)])
             if version.key is not None:
@@ -570,14 +390,14 @@ class Service:
                 last = existing[0] if existing else (
                     tx.latest_edge(a.entity, b.entity, rel) if since is not None else None
                 )
-                recorded = self.clock.after(None if last is None else _last_time(last))
+                recorded = self.clock.after(None if last is None else last.latest_instant)
                 at = recorded
                 if since is not None:
                     at = since
                     if last is not None and last.valid_to is None:
-                        at = _append_only(what, since, last.valid_from, strict=True)
+                        at = append_only(what, since, last.valid_from, strict=True)
                     elif last is not None and last.valid_to is not None:
-                        at = _append_only(what, since, last.valid_to, strict=False)
+                        at = append_only(what, since, last.valid_to, strict=False)
                 if existing:
                     at = max(at, existing[0].valid_from)
                     tx.close_edges([existing[0].id], at, recorded)
@@ -612,10 +432,10 @@ class Service:
             if not existing:
                 raise NotFound(f"no current {rel!r} edge from {_name(a)} to {_name(b)}")
             edge = existing[0]
-            recorded = self.clock.after(_last_time(edge))
+            recorded = self.clock.after(edge.latest_instant)
             at = max(recorded, edge.valid_from)
             if until is not None:
-                at = _append_only(
+                at = append_only(
                     f"the {rel!r} edge from {_name(a)} to {_name(b)}", until, edge.valid_from,
                     strict=False,
                 )
@@ -983,7 +803,7 @@ class Service:
         """Link targets of a node's current version that resolve to no node yet."""
         version = self.resolve(ref, scope=scope)
         targets = self.repo.link_targets(version.id)
-        by_tail = _by_tail(self.repo.link_candidates, targets)
+        by_tail = by_last_segment(self.repo.link_candidates, targets)
         _, dangling = resolve_links(
             [Link(t) for t in targets], version.entity, version.scope, version.kind,
             version.key, by_tail,
@@ -1001,7 +821,7 @@ class Service:
             row[2] for row in self.repo.expand(entities, "out", [LINKS], None, ScopeFilter())
         ) if entities else Counter[str]()
         links = {v.id: links_of(v) for v in versions}
-        by_tail = _by_tail(
+        by_tail = by_last_segment(
             self.repo.link_candidates, (link.target for ls in links.values() for link in ls)
         )
         return {
@@ -1043,17 +863,6 @@ class Service:
         if existing is not None:
             return existing
         return self.write("repo", name or repo_uuid, key=repo_uuid, scope=GLOBAL)
-
-
-def _by_tail(
-    lookup: Callable[[Sequence[str]], list[Candidate]], targets: Iterable[str]
-) -> dict[str, list[Candidate]]:
-    """Candidate keys for these link targets, grouped by last segment: one lookup."""
-    tails = sorted({tail(t) for t in targets})
-    grouped: dict[str, list[Candidate]] = defaultdict(list)
-    for cand in lookup(tails) if tails else []:
-        grouped[tail(cand.norm)].append(cand)
-    return grouped
 
 
 def _check_ref(ref: object) -> None:
