@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ryvem.domain import visibility
 from ryvem.domain.timeutil import format_us
 
 __all__ = [
@@ -92,19 +93,19 @@ class _Bitemporal(_Frozen):
 
     def visible(self, as_of: int | None, known_at: int | None) -> bool:
         """Whether a read at valid time ``as_of`` (None: now) as known at ``known_at`` (None:
-        now) sees this row: recorded by then, begun by ``as_of``, and its window still open
-        at ``as_of`` as known then (a closure recorded after ``known_at`` does not count)."""
-        if known_at is not None and self.recorded_at > known_at:
-            return False
-        closed = self.valid_to is not None and (
-            known_at is None or self.closure_recorded_at is None
-            or self.closure_recorded_at <= known_at
+        now) sees this row: the one rule of :mod:`ryvem.domain.visibility`, on this row."""
+        def value(name: str) -> int | None:
+            return getattr(self, name)  # type: ignore[no-any-return]  # an int field, or None
+
+        ops = visibility.Operators[bool](
+            le=lambda f, x: (v := value(f)) is not None and v <= x,  # type: ignore[operator]
+            gt=lambda f, x: (v := value(f)) is not None and v > x,  # type: ignore[operator]
+            null=lambda f: value(f) is None,
+            both=lambda a, b: a and b,
+            either=lambda a, b: a or b,
         )
-        if as_of is None:
-            return not closed
-        if self.valid_from > as_of:
-            return False
-        return not closed or self.valid_to is None or as_of < self.valid_to
+        rule = visibility.window(as_of is not None, known_at is not None)
+        return visibility.evaluate(rule, ops, {"as_of": as_of, "known_at": known_at})
 
 
 M = TypeVar("M", bound=_Frozen)

@@ -75,6 +75,7 @@ from typing import TYPE_CHECKING, Any
 from ryvem.adapters.sqlite.topk import K1, TOKENIZE, B, varints
 from ryvem.adapters.sqlite.topk import idf as _idf
 from ryvem.adapters.sqlite.vectors import Codes, filter_mask
+from ryvem.domain import visibility
 from ryvem.domain.scopes import ScopeFilter
 from ryvem.errors import RyvemError
 
@@ -669,18 +670,22 @@ class PostingCache:
 
     def _visible(self, at: Any, as_of: int | None, known_at: int | None) -> Any:
         """Which rows at ``at`` (positions, or a slice) are visible at (``as_of``,
-        ``known_at``) by the windows this cache holds: the repository's ``{valid}``
-        fragment, to the letter (an open end is NEVER, later than any instant)."""
-        vis: Any = True
-        if known_at is not None:
-            vis = self.recorded[at] <= known_at
-        if as_of is not None:
-            vis = vis & (self.valid_from[at] <= as_of)
-            still = self.valid_to[at] > as_of
-            if known_at is not None:
-                still = still | (self.closure_recorded[at] > known_at)
-            return vis & still
-        return vis & (self.closure_recorded[at] > known_at)
+        ``known_at``) by the windows this cache holds: the one rule of
+        :mod:`ryvem.domain.visibility`, over arrays (an open end is NEVER, later than any
+        instant)."""
+        cols = {
+            "valid_from": self.valid_from, "valid_to": self.valid_to,
+            "recorded_at": self.recorded, "closure_recorded_at": self.closure_recorded,
+        }
+        ops = visibility.Operators[Any](
+            le=lambda f, x: cols[f][at] <= x,
+            gt=lambda f, x: cols[f][at] > x,
+            null=lambda f: cols[f][at] == NEVER,
+            both=lambda a, b: a & b,
+            either=lambda a, b: a | b,
+        )
+        rule = visibility.window(as_of is not None, known_at is not None)
+        return visibility.evaluate(rule, ops, {"as_of": as_of, "known_at": known_at})
 
     def _extend(self, read: Read, after: int, first: int, keys: list[str]) -> None:
         """Kept phrases' hits in the rows from position ``first`` on (seqs above ``after``),

@@ -31,6 +31,7 @@ from ryvem.adapters.sqlite.errors import DRIVER_ERRORS, from_os_error, from_sqli
 from ryvem.adapters.sqlite.errors import unwritable as unwritable_reason
 from ryvem.adapters.sqlite.postings import PostingSql  # numpy stays a lazy import there
 from ryvem.adapters.sqlite.vectors import VectorSql  # and there
+from ryvem.domain import visibility
 from ryvem.domain.links import Candidate, normalize, tail
 from ryvem.domain.model import (
     EDGE_FIELDS,
@@ -90,23 +91,14 @@ _COLUMNS = {
     "edge_params": ", ".join(f":{f}" for f in EDGE_FIELDS),
 }
 # --- the closed vocabulary of filter fragments ------------------------------------------
-# "Visible at (as_of, known_at)", the one place the two clocks are read (``{valid}`` for a
-# node row ``n``, ``{valid_e}`` for an edge row ``e``), keyed by (as_of given, known_at
-# given): recorded by :known_at, begun by :as_of, and its window still open at :as_of as
-# known at :known_at (a closure recorded after :known_at does not count). Without either
-# clock it is "current", which the partial indexes serve.
+# "Visible at (as_of, known_at)": the one rule of ryvem.domain.visibility rendered as SQL
+# (``{valid}`` for a node row ``n``, ``{valid_e}`` for an edge row ``e``), keyed by (as_of
+# given, known_at given). Without either clock it is "current", which the partial indexes serve.
 _WINDOW = {
-    (False, False): "{t}.valid_to IS NULL",
-    (True, False): "{t}.valid_from <= :as_of AND ({t}.valid_to IS NULL OR {t}.valid_to > :as_of)",
-    (False, True): (
-        "{t}.recorded_at <= :known_at"
-        " AND ({t}.valid_to IS NULL OR {t}.closure_recorded_at > :known_at)"
-    ),
-    (True, True): (
-        "{t}.recorded_at <= :known_at AND {t}.valid_from <= :as_of"
-        " AND ({t}.valid_to IS NULL OR {t}.valid_to > :as_of"
-        " OR {t}.closure_recorded_at > :known_at)"
-    ),
+    (past, known): visibility.render(
+        visibility.window(past, known), lambda f: "{t}." + f, lambda p: ":" + p
+    )
+    for past in (False, True) for known in (False, True)
 }
 _VALID = {when: (text.format(t="n"), text.format(t="e")) for when, text in _WINDOW.items()}
 _EVER = ("1", "1")  # every version, whenever it held (search's every_version)

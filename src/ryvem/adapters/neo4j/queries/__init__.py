@@ -27,23 +27,20 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
+from ryvem.domain import visibility
+
 __all__ = ["Packed", "compact", "load", "names", "packed", "with_bound"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _BOUND = "__MAX_HOPS__"
 _VALID = re.compile(r"__VALID__\(([a-z][a-z0-9_]*)\)")
+# "Visible at (as_of, known_at)": the one rule of ryvem.domain.visibility rendered as Cypher
+# for a row bound to ``{x}``, keyed by (as_of given, known_at given).
 _WINDOW = {
-    (False, False): "({x}.valid_to IS NULL)",
-    (True, False): "({x}.valid_from <= $as_of AND ({x}.valid_to IS NULL OR {x}.valid_to > $as_of))",
-    (False, True): (
-        "({x}.recorded_at <= $known_at"
-        " AND ({x}.valid_to IS NULL OR {x}.closure_recorded_at > $known_at))"
-    ),
-    (True, True): (
-        "({x}.recorded_at <= $known_at AND {x}.valid_from <= $as_of"
-        " AND ({x}.valid_to IS NULL OR {x}.valid_to > $as_of"
-        " OR {x}.closure_recorded_at > $known_at))"
-    ),
+    (past, known): "(" + visibility.render(
+        visibility.window(past, known), lambda f: "{x}." + f, lambda p: "$" + p
+    ) + ")"
+    for past in (False, True) for known in (False, True)
 }
 # A string literal, a quoted name or a comment (left as they are), or a $parameter.
 _TOKEN = re.compile(
