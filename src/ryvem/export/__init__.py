@@ -208,6 +208,43 @@ def build_payload(
     entity_of: dict[str, int] = {}  # entity -> index of its first version (by id)
     for i, v in enumerate(versions):
         entity_of.setdefault(v.entity, i)
+    edges, links_from = _edges_between(service, at, k, index, entity_of)
+    strings, sid = _interned(
+        [v.kind for v in versions] + [v.scope for v in versions] + [e.rel for e in edges]
+    )
+    times = [v.valid_from for v in versions] + [e.valid_from for e in edges]
+    t0 = min(times) if times else 0
+    ef = [e.valid_from for e in edges]
+    end_of = [index if e.rel == SUPERSEDES else entity_of for e in edges]
+    return {
+        "version": FORMAT_VERSION,
+        "scope": "*" if filt.is_all else (scope or "*"),
+        "strings": strings,
+        "t0": t0,
+        "historyBodies": with_history_bodies,
+        # The instants a snapshot export shows (the page says so); None: the live graph.
+        "asOf": at,
+        "knownAt": k,
+        "nodes": _node_columns(versions, index, entity_of, sid, t0),
+        "edges": {
+            "rel": [sid[e.rel] for e in edges],
+            "a": [ends[e.src] for e, ends in zip(edges, end_of, strict=True)],
+            "b": [ends[e.dst] for e, ends in zip(edges, end_of, strict=True)],
+            "f": _deltas(ef, t0),
+            "u": _ends(ef, [e.valid_to for e in edges]),
+            "d": [[j, _summary(e.data)] for j, e in enumerate(edges)
+                  if e.data and e.rel not in (SUPERSEDES, LINKS)],
+        },
+        "bodies": _bodies(versions, links_from, with_history_bodies),
+    }
+
+
+def _edges_between(
+    service: Service, at: int | None, k: int | None, index: dict[str, int],
+    entity_of: dict[str, int],
+) -> tuple[list[Edge], dict[str, list[Edge]]]:
+    """The edges seen at (``at``, ``k``) whose both ends are exported (a ``supersedes`` edge
+    joins versions, any other joins nodes), by id; and the ``links`` edges by source."""
     edges: list[Edge] = []
     links_from: dict[str, list[Edge]] = {}
     for batch in service.iter_edges():
@@ -221,26 +258,35 @@ def build_payload(
                 if e.rel == LINKS:
                     links_from.setdefault(e.src, []).append(e)
     edges.sort(key=lambda e: e.id)
-    strings, sid = _interned(
-        [v.kind for v in versions] + [v.scope for v in versions] + [e.rel for e in edges]
-    )
-    times = [v.valid_from for v in versions] + [e.valid_from for e in edges]
-    t0 = min(times) if times else 0
+    return edges, links_from
+
+
+def _bodies(
+    versions: list[NodeVersion], links_from: dict[str, list[Edge]], with_history: bool
+) -> list[str | list[Any]]:
+    """Each version's rendered body ("" for a past one unless ``with_history``), with a data
+    summary beside it when it has data."""
     bodies: list[str | list[Any]] = []
     for v in versions:
         html = (
             render_body(v.body, _wikilink_map(v.entity, links_from.get(v.entity, ()), v.valid_from))
-            if with_history_bodies or v.valid_to is None
+            if with_history or v.valid_to is None
             else ""
         )
         bodies.append([html, _summary(v.data)] if v.data else html)
+    return bodies
+
+
+def _node_columns(
+    versions: list[NodeVersion], index: dict[str, int], entity_of: dict[str, int],
+    sid: dict[str, int], t0: int,
+) -> dict[str, Any]:
     nf = [v.valid_from for v in versions]
-    ef = [e.valid_from for e in edges]
 
     def ref(vid: str | None) -> int:
         return -1 if vid is None else index.get(vid, -1)
 
-    nodes: dict[str, Any] = {
+    return {
         "id": [v.id for v in versions],
         "ent": [entity_of[v.entity] for v in versions],
         "k": [sid[v.kind] for v in versions],
@@ -261,27 +307,6 @@ def build_payload(
         "x": [[i, v.erased] for i, v in enumerate(versions) if v.erased is not None],
         "rec": [[i, v.recorded_at - v.valid_from] for i, v in enumerate(versions)
                 if v.recorded_at != v.valid_from],
-    }
-    return {
-        "version": FORMAT_VERSION,
-        "scope": "*" if filt.is_all else (scope or "*"),
-        "strings": strings,
-        "t0": t0,
-        "historyBodies": with_history_bodies,
-        # The instants a snapshot export shows (the page says so); None: the live graph.
-        "asOf": at,
-        "knownAt": k,
-        "nodes": nodes,
-        "edges": {
-            "rel": [sid[e.rel] for e in edges],
-            "a": [(index if e.rel == SUPERSEDES else entity_of)[e.src] for e in edges],
-            "b": [(index if e.rel == SUPERSEDES else entity_of)[e.dst] for e in edges],
-            "f": _deltas(ef, t0),
-            "u": _ends(ef, [e.valid_to for e in edges]),
-            "d": [[j, _summary(e.data)] for j, e in enumerate(edges)
-                  if e.data and e.rel not in (SUPERSEDES, LINKS)],
-        },
-        "bodies": bodies,
     }
 
 
