@@ -12,6 +12,7 @@ uses, and the faces never import an adapter themselves (import-linter checks it)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ __all__ = [
     "backend_named",
     "copy_endpoints",
     "copy_stores",
+    "export_target",
     "open_repository",
     "open_session",
 ]
@@ -52,6 +54,8 @@ class Backend:
     summary: str
     opener: Opener
     absent: Absent | None = None
+    files: Callable[[Settings], tuple[Path, ...]] | None = None
+    """The local files the store lives in (None: it lives elsewhere, on a server)."""
 
     def open(
         self,
@@ -80,6 +84,11 @@ def _absent_sqlite(settings: Settings) -> GraphRepository | None:
     return SqliteRepository.absent(settings.db_path)
 
 
+def _sqlite_files(settings: Settings) -> tuple[Path, ...]:
+    store = os.path.realpath(settings.db_path.expanduser())
+    return tuple(Path(store + s) for s in ("", "-wal", "-shm", "-journal"))
+
+
 def _open_neo4j(
     settings: Settings, read_only: bool, progress: IndexProgress | None
 ) -> GraphRepository:
@@ -96,7 +105,7 @@ REGISTRY: dict[str, Backend] = {
     b.name: b
     for b in (
         Backend("sqlite", "one local file (default; --db or $RYVEM_DATA_DIR/dev.db)", _open_sqlite,
-                _absent_sqlite),
+                _absent_sqlite, _sqlite_files),
         Backend("neo4j", "a Neo4j 5 server ($RYVEM_NEO4J_URI, _USER, _PASSWORD, _DATABASE)",
                 _open_neo4j),
     )
@@ -107,6 +116,23 @@ assert tuple(REGISTRY) == BACKEND_NAMES, "ryvem.config.BACKEND_NAMES lists every
 def backend_named(name: str) -> Backend:
     """The registered backend called ``name`` (case and spaces ignored), else InvalidInput."""
     return REGISTRY[backend_name(name)]
+
+
+def export_target(settings: Settings, out: str | None) -> Path:
+    """Where ``export --out`` writes its page: ``out``, or ``graph.html`` in the data dir.
+    InvalidInput when ``out`` is empty or names one of the store's own files (whether or not
+    the store exists yet)."""
+    if out is not None and not out.strip():  # Path("") is the working directory
+        raise InvalidInput("--out is empty: give the path of the page to write")
+    target = Path(out) if out is not None else settings.data_dir / "graph.html"
+    files = backend_named(settings.backend).files
+    own = {os.path.realpath(f) for f in files(settings)} if files else set()
+    if os.path.realpath(target.expanduser()) in own:
+        store = os.path.realpath(settings.db_path.expanduser())
+        raise InvalidInput(
+            f"--out {target} is the store's own file ({store}); give the path of a page to write"
+        )
+    return target
 
 
 def open_repository(

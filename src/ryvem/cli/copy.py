@@ -54,36 +54,31 @@ def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+_To = Annotated[str, typer.Option(
+    "--to", metavar="BACKEND", help=f"Copy into this backend: {' or '.join(BACKEND_NAMES)}."
+)]
+_From = Annotated[str | None, typer.Option(
+    "--from", metavar="BACKEND", show_default=False,
+    help="Copy from this backend (default: the one in use, --backend or "
+    "$RYVEM_BACKEND, when it is not --to; else the other one).",
+)]
+_Batch = Annotated[
+    int, typer.Option("--batch", metavar="N", help="Rows per batch (one transaction each).")
+]
+_NoEmbed = Annotated[bool, typer.Option(
+    "--no-embed",
+    help="Leave the copied rows queued for embedding (ryvem graph reindex --pending, "
+    "or the MCP server, embeds them later); lexical search sees them at once.",
+)]
+
+
 @graph.command("copy")
 def copy(
     ctx: typer.Context,
-    to: Annotated[
-        str,
-        typer.Option(
-            "--to", metavar="BACKEND", help=f"Copy into this backend: {' or '.join(BACKEND_NAMES)}."
-        ),
-    ],
-    from_: Annotated[
-        str | None,
-        typer.Option(
-            "--from",
-            metavar="BACKEND",
-            help="Copy from this backend (default: the one in use, --backend or "
-            "$RYVEM_BACKEND, when it is not --to; else the other one).",
-            show_default=False,
-        ),
-    ] = None,
-    batch: Annotated[
-        int, typer.Option("--batch", metavar="N", help="Rows per batch (one transaction each).")
-    ] = 1000,
-    no_embed: Annotated[
-        bool,
-        typer.Option(
-            "--no-embed",
-            help="Leave the copied rows queued for embedding (ryvem graph reindex --pending, "
-            "or the MCP server, embeds them later); lexical search sees them at once.",
-        ),
-    ] = False,
+    to: _To,
+    from_: _From = None,
+    batch: _Batch = 1000,
+    no_embed: _NoEmbed = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Copy every node version and edge (ids, windows, chains kept) into another backend.

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import os
 import webbrowser
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from ryvem.backends import export_target
 from ryvem.cli.common import (
     JsonOpt,
     KnownAtOpt,
     echo_json,
     errors_to_exit,
-    fail,
     graph,
     state,
 )
@@ -22,50 +21,38 @@ from ryvem.cli.text import say
 from ryvem.domain.scopes import parse_scope_filter
 from ryvem.export import write_export
 
+_Out = Annotated[str | None, typer.Option(
+    "--out", show_default=False,
+    help="Where to write the page: a new or regular file, replaced atomically; a "
+    "symlink, folder or device is refused (default: graph.html in the data "
+    "directory, $RYVEM_DATA_DIR or ~/.ryvem).",
+)]
+_Open = Annotated[bool, typer.Option("--open", help="Open the page in the default web browser.")]
+_Scope = Annotated[str | None, typer.Option(
+    "--scope", show_default=False,
+    help="Export only this scope (global, repo:<uuid>, board:<slug>) or shape "
+    "(repo:*, board:*). Default: every scope.",
+)]
+_HistoryBodies = Annotated[bool, typer.Option(
+    "--with-history-bodies",
+    help="Also embed the bodies of superseded and retired versions (the page always "
+    "holds every version's title and validity window; by default only current "
+    "versions carry their body).",
+)]
+_AsOf = Annotated[str | None, typer.Option(
+    "--as-of", metavar="T", show_default=False,
+    help="Only the history up to T (valid time): the versions and edges begun by then.",
+)]
+
 
 @graph.command("export")
 def export(
     ctx: typer.Context,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out",
-            help="Where to write the page: a new or regular file, replaced atomically; a "
-            "symlink, folder or device is refused (default: graph.html in the data "
-            "directory, $RYVEM_DATA_DIR or ~/.ryvem).",
-            show_default=False,
-        ),
-    ] = None,
-    open_it: Annotated[
-        bool, typer.Option("--open", help="Open the page in the default web browser.")
-    ] = False,
-    scope: Annotated[
-        str | None,
-        typer.Option(
-            "--scope",
-            help="Export only this scope (global, repo:<uuid>, board:<slug>) or shape "
-            "(repo:*, board:*). Default: every scope.",
-            show_default=False,
-        ),
-    ] = None,
-    with_history_bodies: Annotated[
-        bool,
-        typer.Option(
-            "--with-history-bodies",
-            help="Also embed the bodies of superseded and retired versions (the page always "
-            "holds every version's title and validity window; by default only current "
-            "versions carry their body).",
-        ),
-    ] = False,
-    as_of: Annotated[
-        str | None,
-        typer.Option(
-            "--as-of",
-            metavar="T",
-            help="Only the history up to T (valid time): the versions and edges begun by then.",
-            show_default=False,
-        ),
-    ] = None,
+    out: _Out = None,
+    open_it: _Open = False,
+    scope: _Scope = None,
+    with_history_bodies: _HistoryBodies = False,
+    as_of: _AsOf = None,
     known_at: KnownAtOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -73,18 +60,8 @@ def export(
     with errors_to_exit():
         if scope is not None:
             parse_scope_filter(scope)  # a bad scope fails before the store is opened
-        if out is not None and not out.strip():  # Path("") is the working directory
-            raise fail("--out is empty: give the path of the page to write", 2)
         st = state(ctx).reading()
-        settings = st.settings()
-        target = Path(out) if out is not None else settings.data_dir / "graph.html"
-        if settings.backend == "sqlite":  # whether or not the store exists yet
-            store = os.path.realpath(settings.db_path.expanduser())
-            if os.path.realpath(target.expanduser()) in {
-                store + suffix for suffix in ("", "-wal", "-shm", "-journal")
-            }:
-                raise fail(f"--out {target} is the store's own file ({store}); give the "
-                           "path of a page to write", 2)
+        target = export_target(st.settings(), out)
         # Every scope is read, so the working directory's default scope does not matter.
         path = write_export(
             st.session().everywhere(), target, scope=scope,
@@ -95,10 +72,14 @@ def export(
         else:
             say(path)
         if open_it:
-            opened = False
-            try:
-                opened = webbrowser.open(path.as_uri())
-            except webbrowser.Error:
-                opened = False
-            if not opened:
-                say(f"no web browser available; open {path} yourself", err=True)
+            _open_in_browser(path)
+
+
+def _open_in_browser(path: Path) -> None:
+    opened = False
+    try:
+        opened = webbrowser.open(path.as_uri())
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        say(f"no web browser available; open {path} yourself", err=True)

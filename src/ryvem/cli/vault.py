@@ -30,60 +30,48 @@ from ryvem.domain import jsontext
 __all__ = ["embed_with_bar", "import_"]
 
 
+_Folder = Annotated[str, typer.Argument(
+    metavar="DIR", show_default=False,
+    help="The vault: every *.md file below it becomes a node (dot-folders skipped).",
+)]
+_Kind = Annotated[str, typer.Option("--kind", help="The kind of the imported nodes.")]
+_RetireMissing = Annotated[bool, typer.Option(
+    "--retire-missing", help="Retire current nodes of this kind in this scope whose file is gone.",
+)]
+_GitHistory = Annotated[bool, typer.Option(
+    "--git-history",
+    help="Import DIR's git history: each commit that touched a page is a version of it "
+    "at the commit's time (renames keep one node); then the working tree as now. "
+    "Running it again adds only new commits.",
+)]
+_Watch = Annotated[bool, typer.Option(
+    "--watch",
+    help="After importing, keep running and apply every saved, renamed or deleted "
+    "file within a second (deletes retire with --retire-missing); Ctrl-C stops.",
+)]
+_TitleFrom = Annotated[str, typer.Option(
+    "--title-from", metavar="name|heading",
+    help="A page's title when its front matter has no title: its file name (name, the "
+    "default) or its first '# ' heading, else the file name (heading).",
+)]
+_NoEmbed = Annotated[bool, typer.Option(
+    "--no-embed",
+    help="Leave the new rows queued for embedding (ryvem graph reindex --pending, or "
+    "the MCP server, embeds them later); lexical search sees them at once.",
+)]
+
+
 @graph.command("import")
 def import_(
     ctx: typer.Context,
-    folder: Annotated[
-        str,
-        typer.Argument(
-            metavar="DIR",
-            help="The vault: every *.md file below it becomes a node (dot-folders skipped).",
-            show_default=False,
-        ),
-    ],
+    folder: _Folder,
     scope: ScopeOpt = None,
-    kind: Annotated[str, typer.Option("--kind", help="The kind of the imported nodes.")] = "page",
-    retire_missing: Annotated[
-        bool,
-        typer.Option(
-            "--retire-missing",
-            help="Retire current nodes of this kind in this scope whose file is gone.",
-        ),
-    ] = False,
-    git_history: Annotated[
-        bool,
-        typer.Option(
-            "--git-history",
-            help="Import DIR's git history: each commit that touched a page is a version of it "
-            "at the commit's time (renames keep one node); then the working tree as now. "
-            "Running it again adds only new commits.",
-        ),
-    ] = False,
-    watch: Annotated[
-        bool,
-        typer.Option(
-            "--watch",
-            help="After importing, keep running and apply every saved, renamed or deleted "
-            "file within a second (deletes retire with --retire-missing); Ctrl-C stops.",
-        ),
-    ] = False,
-    title_from: Annotated[
-        str,
-        typer.Option(
-            "--title-from",
-            metavar="name|heading",
-            help="A page's title when its front matter has no title: its file name (name, the "
-            "default) or its first '# ' heading, else the file name (heading).",
-        ),
-    ] = "name",
-    no_embed: Annotated[
-        bool,
-        typer.Option(
-            "--no-embed",
-            help="Leave the new rows queued for embedding (ryvem graph reindex --pending, or "
-            "the MCP server, embeds them later); lexical search sees them at once.",
-        ),
-    ] = False,
+    kind: _Kind = "page",
+    retire_missing: _RetireMissing = False,
+    git_history: _GitHistory = False,
+    watch: _Watch = False,
+    title_from: _TitleFrom = "name",
+    no_embed: _NoEmbed = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Import a markdown vault (read-only); a re-run writes only what changed.
