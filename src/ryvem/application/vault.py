@@ -36,14 +36,14 @@ import math
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ryvem.application.service import NewNode, Service
+from ryvem.application.service import NewNode, Service, WriteResult
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.validation import (
     MAX_BODY_BYTES,
@@ -128,6 +128,18 @@ class ImportSummary:
     @property
     def pages(self) -> int:
         return self.created + self.superseded + self.revived + self.renamed + self.unchanged
+
+    def skip(self, path: str, why: str) -> None:
+        """A file the import could not write: counted as skipped, the reason kept."""
+        self.skipped += 1
+        self.problems.append(Problem(path, why))
+
+    def wrote(self, results: Iterable[WriteResult]) -> list[WriteResult]:
+        """Count each write by its outcome (created, superseded, ...); the results, as a list."""
+        done = list(results)
+        for result in done:
+            setattr(self, result.outcome, getattr(self, result.outcome) + 1)
+        return done
 
     def record(self) -> dict[str, Any]:
         return {
@@ -408,63 +420,93 @@ def import_vault(
     since = service.valid_time(valid_from, "valid_from")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise InvalidInput(f"batch size must be a positive integer, got {batch_size!r}")
-    base = Path(root).expanduser()
-    if not base.exists():
-        raise NotFound(f"no such directory: {root}")
-    if not base.is_dir():
-        raise InvalidInput(f"not a directory: {root}")
-    walk_problems: list[Problem] = []
-    unread: list[str] = []
-    duplicates: list[str] = []
-    try:
-        files = list(scan(base, walk_problems, unread, duplicates))
-    except OSError as e:
-        raise InvalidInput(f"cannot read {root}: {e.strerror or e}") from None
-    if retire_missing and not files and not duplicates and not unread:
+    base = vault_folder(root)
+    found = scan_vault(base, root)
+    if retire_missing and not found.files and not found.duplicates and not found.unread:
         # An empty folder, or the wrong one: retiring "every page without a file" would
         # retire the whole scope. Refused before anything is written.
         raise InvalidInput(
             f"no markdown file below {root}: retiring the missing pages would retire every "
             f"current {kind} in {sc}; nothing was changed"
         )
-    summary = ImportSummary(
-        root=str(base), scope=sc, kind=kind, files=len(files) + len(duplicates),
-        skipped=len(duplicates),
-    )
-    summary.problems.extend(walk_problems)
-    seen: set[str] = set()
+    summary = ImportSummary(root=str(base), scope=sc, kind=kind)
+    found.tally(summary)
     written: list[NodeVersion] = []
-    done = 0
+    files = found.files
     if progress is not None:
         progress(0, len(files))
     for start in range(0, len(files), batch_size):
         chunk = files[start : start + batch_size]
-        nodes: list[NewNode] = []
-        for key, path in chunk:
-            seen.add(key)
-            node = prepare_page(service, summary, key, path, kind, sc, base, since,
-                                title_from=title_from)
-            if node is not None:
-                nodes.append(node)
-        for result in service.write_many(nodes):
-            setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
-            written.append(result.version)
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(files))
-    if retire_missing:
-        gone = [
-            v for batch in service.iter_graph() for v, _ in batch
-            if v.is_current and v.kind == kind and v.scope == sc and v.key not in seen
-            and not (v.key or "").startswith(tuple(unread))  # unknown, not gone
+        nodes = [
+            node for key, path in chunk
+            if (node := prepare_page(service, summary, key, path, kind, sc, base, since,
+                                     title_from=title_from)) is not None
         ]
-        for version in gone:
-            service.retire(
-                version.id, reason="its file is no longer in the vault", valid_to=since
-            )
-            summary.retired += 1
+        written += [r.version for r in summary.wrote(service.write_many(nodes))]
+        if progress is not None:
+            progress(min(start + batch_size, len(files)), len(files))
+    if retire_missing:
+        current = [v for batch in service.iter_graph() for v, _ in batch
+                   if v.is_current and v.kind == kind and v.scope == sc]
+        retire_gone(service, summary, current, found, valid_to=since)
     count_links(service, summary, written)
     return summary
+
+
+def vault_folder(root: str | Path) -> Path:
+    """The vault's folder, or NotFound / InvalidInput (nothing read yet)."""
+    base = Path(root).expanduser()
+    if not base.exists():
+        raise NotFound(f"no such directory: {root}")
+    if not base.is_dir():
+        raise InvalidInput(f"not a directory: {root}")
+    return base
+
+
+@dataclass
+class Scanned:
+    """What one walk of a vault found: its pages (key, file), the keys found twice (skipped),
+    the folders it could not read (their pages are unknown, not gone) and its problems."""
+
+    files: list[tuple[str, Path]]
+    duplicates: list[str]
+    unread: list[str]
+    problems: list[Problem]
+
+    @property
+    def present(self) -> set[str]:
+        return {key for key, _ in self.files}
+
+    def tally(self, summary: ImportSummary) -> None:
+        summary.files = len(self.files) + len(self.duplicates)
+        summary.skipped += len(self.duplicates)
+        summary.problems.extend(self.problems)
+
+    def gone(self, key: str | None) -> bool:
+        """Whether a page with this key has no file now (and not just an unreadable folder)."""
+        return key not in self.present and not (key or "").startswith(tuple(self.unread))
+
+
+def scan_vault(base: Path, shown: str | Path) -> Scanned:
+    """Walk the vault once (see :func:`scan`); InvalidInput when its folder cannot be read."""
+    problems: list[Problem] = []
+    unread: list[str] = []
+    duplicates: list[str] = []
+    try:
+        files = list(scan(base, problems, unread, duplicates))
+    except OSError as e:
+        raise InvalidInput(f"cannot read {shown}: {e.strerror or e}") from None
+    return Scanned(files, duplicates, unread, problems)
+
+
+def retire_gone(
+    service: Service, summary: ImportSummary, current: Iterable[NodeVersion], found: Scanned,
+    *, valid_to: int | None = None,
+) -> None:
+    """Retire the current pages whose file is gone from the vault (``--retire-missing``)."""
+    for version in [v for v in current if found.gone(v.key)]:
+        service.retire(version.id, reason="its file is no longer in the vault", valid_to=valid_to)
+        summary.retired += 1
 
 
 def prepare_page(
@@ -484,25 +526,23 @@ def prepare_page(
     try:
         text = _read(path, root)
     except OutsideRoot as e:
-        summary.skipped += 1
-        summary.problems.append(Problem(key + ".md", str(e)))
+        summary.skip(key + ".md", str(e))
         return None
     except TooLarge as e:
-        summary.skipped += 1
-        summary.problems.append(Problem(
-            key + ".md", f"is over {e.limit} bytes (9 MiB: 8 MiB of body and 1 MiB of front "
-            "matter at most); skipped"))
+        summary.skip(key + ".md", f"{too_large(e)}; skipped")
         return None
     except UnicodeDecodeError as e:
-        summary.skipped += 1
-        summary.problems.append(Problem(key + ".md", f"not valid UTF-8 (byte {e.start}); skipped"))
+        summary.skip(key + ".md", f"not valid UTF-8 (byte {e.start}); skipped")
         return None
     except OSError as e:
-        summary.skipped += 1
-        summary.problems.append(Problem(key + ".md", f"cannot read: {e.strerror or e}; skipped"))
+        summary.skip(key + ".md", f"cannot read: {e.strerror or e}; skipped")
         return None
     return page_node(service, summary, key, text, kind=kind, scope=scope, valid_from=valid_from,
                      title_from=title_from)
+
+
+def too_large(e: TooLarge) -> str:
+    return f"is over {e.limit} bytes (9 MiB: 8 MiB of body and 1 MiB of front matter at most)"
 
 
 def bad_name(key: str) -> str | None:
@@ -532,8 +572,7 @@ def page_node(
     reason is added to ``summary``). ``data`` is merged over the front matter (e.g. a
     ``{"git": {...}}`` entry: a nested mapping, so it makes no links)."""
     if (bad := bad_name(key)) is not None:
-        summary.skipped += 1
-        summary.problems.append(Problem(key + ".md", f"{bad}; skipped"))
+        summary.skip(key + ".md", f"{bad}; skipped")
         return None
     page = parse_page(key, text, title_from)
     if page.warning is not None:
@@ -544,8 +583,7 @@ def page_node(
             data={**page.data, **(data or {})}, valid_from=valid_from,
         )
     except InvalidInput as e:
-        summary.skipped += 1
-        summary.problems.append(Problem(key + ".md", f"{e.message}; skipped"))
+        summary.skip(key + ".md", f"{e.message}; skipped")
         return None
 
 
@@ -579,8 +617,7 @@ def import_texts(
         if (node := page_node(service, summary, key, text, kind=kind, scope=sc,
                               valid_from=since, data=data, title_from=title_from)) is not None
     ]
-    for result in service.write_many(nodes):
-        setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
+    summary.wrote(service.write_many(nodes))
     return summary
 
 

@@ -43,12 +43,15 @@ from ryvem.application.vault import (
     page_key,
     parse_page,
     prepare_page,
-    scan,
+    retire_gone,
+    scan_vault,
     title_rule,
+    too_large,
+    vault_folder,
 )
 from ryvem.domain.model import NodeVersion
 from ryvem.domain.validation import validate_kind
-from ryvem.errors import InvalidInput, NotFound
+from ryvem.errors import InvalidInput
 from ryvem.gitlog import Change, Commit, GitFolder, git_blob_id
 from ryvem.safefile import TooLarge
 
@@ -168,11 +171,7 @@ def import_history(
     kind = validate_kind(kind)
     title_from = title_rule(title_from)
     sc = service.scope(scope)
-    base = Path(root).expanduser()
-    if not base.exists():
-        raise NotFound(f"no such directory: {root}")
-    if not base.is_dir():
-        raise InvalidInput(f"not a directory: {root}")
+    base = vault_folder(root)
     folder = GitFolder(base, git=git)
     summary = ImportSummary(root=str(base), scope=sc, kind=kind)
     summary.commits = 0
@@ -287,24 +286,17 @@ def _apply_commit(
     for key, (change, old) in sorted(writes.items()):
         shown = key + ".md"
         assert change.blob is not None
+        in_commit = f"in commit {commit.id[:12]}; skipped"
         if (bad := bad_name(key)) is not None:
-            summary.skipped += 1
-            summary.problems.append(Problem(shown, f"{bad} in commit {commit.id[:12]}; skipped"))
+            summary.skip(shown, f"{bad} {in_commit}")
             continue
         try:
             text = read_blob(change.blob).decode("utf-8")
         except UnicodeDecodeError as e:
-            summary.skipped += 1
-            summary.problems.append(Problem(
-                shown, f"not valid UTF-8 (byte {e.start}) in commit {commit.id[:12]}; skipped"
-            ))
+            summary.skip(shown, f"not valid UTF-8 (byte {e.start}) {in_commit}")
             continue
         except TooLarge as e:
-            summary.skipped += 1
-            summary.problems.append(Problem(shown, (
-                f"is over {e.limit} bytes (9 MiB: 8 MiB of body and 1 MiB of front matter at "
-                f"most) in commit {commit.id[:12]}; skipped"
-            )))
+            summary.skip(shown, f"{too_large(e)} {in_commit}")
             continue
         page = parse_page(key, text, title_from)
         if page.warning is not None:
@@ -320,12 +312,9 @@ def _apply_commit(
                 data={**page.data, GIT_KEY: _provenance(commit)}, renamed_from=old,
             ))
         except InvalidInput as e:
-            summary.skipped += 1
-            summary.problems.append(
-                Problem(shown, f"{e.message} (commit {commit.id[:12]}); skipped")
-            )
-    for node, result in zip(nodes, _write_at(service, nodes, at) if nodes else [], strict=True):
-        setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
+            summary.skip(shown, f"{e.message} (commit {commit.id[:12]}); skipped")
+    results = summary.wrote(_write_at(service, nodes, at) if nodes else [])
+    for node, result in zip(nodes, results, strict=True):
         v = result.version
         if v.key is not None:
             _raise_to(store.latest, v.key, v.valid_from)
@@ -369,14 +358,9 @@ def _import_working_tree(
     head = {page_key(path): blob for path, blob in folder.head_blobs().items()}
     current = {v.key: v for batch in service.iter_graph() for v, _ in batch
                if v.is_current and v.kind == kind and v.scope == scope and v.key is not None}
-    unread: list[str] = []
-    duplicates: list[str] = []
-    try:
-        files = list(scan(base, summary.problems, unread, duplicates))
-    except OSError as e:
-        raise InvalidInput(f"cannot read {base}: {e.strerror or e}") from None
-    summary.files = len(files) + len(duplicates)
-    summary.skipped += len(duplicates)
+    found = scan_vault(base, base)
+    found.tally(summary)
+    files = found.files
     changed: list[tuple[str, Path]] = []
     at_head: set[str] = set()
     for key, path in files:
@@ -399,18 +383,12 @@ def _import_working_tree(
                                      title_from=title_from)) is not None
             and not (key in at_head and _as_committed(node, current[key]))
         ]
-        for result in service.write_many(nodes):
-            setattr(summary, result.outcome, getattr(summary, result.outcome) + 1)
+        for result in summary.wrote(service.write_many(nodes)):
             if result.version.key is not None:
                 current[result.version.key] = result.version
             if result.outcome != "unchanged":
                 summary.working_tree += 1
-    present = {key for key, _ in files}
     pages = list(current.values())
     if retire_missing:
-        gone = [v for v in pages if v.key not in present
-                and not (v.key or "").startswith(tuple(unread))]  # unknown, not gone
-        for version in gone:
-            service.retire(version.id, reason="its file is no longer in the vault")
-            summary.retired += 1
-    return [v for v in pages if v.key in present]
+        retire_gone(service, summary, pages, found)
+    return [v for v in pages if v.key in found.present]
