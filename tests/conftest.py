@@ -1,8 +1,8 @@
 """Fixtures shared by every test: backends, a service over them, and the Neo4j server policy.
 
 The contract suite (``tests/contract``) does not use the ``repo``/``service`` fixtures here: each
-backend's subclass of ``contract.suite.RepositoryContract`` brings its own (see
-``tests/contract/suite/__init__.py``). The two-backend ``repo`` below is for the other tests
+backend's subclass of ``ryvem.testing.RepositoryContract`` brings its own (see
+``src/ryvem/testing/__init__.py``). The two-backend ``repo`` below is for the other tests
 that run on both backends (the vault import).
 
 Neo4j is found, in order: ``RYVEM_TEST_NEO4J_URI`` (+ ``_USER``/``_PASSWORD``); else a

@@ -1,7 +1,7 @@
 """The repository port: what the service needs from a store, and nothing else.
 
 ``GraphRepository`` and ``WriteTx`` are :class:`typing.Protocol` s; adapters satisfy them
-structurally and are checked by the shared contract suite in ``tests/contract``.
+structurally and are checked by the shared contract suite, :mod:`ryvem.testing`.
 
 Writes go through :meth:`GraphRepository.write`: the adapter opens one transaction, hands
 the service's function a ``WriteTx`` bound to it, and commits only if the function returns.

@@ -8,10 +8,10 @@ from __future__ import annotations
 from backends import Neo4jServer, connect_neo4j, open_empty_neo4j
 from ryvem.ports import GraphRepository
 
-from .suite import RepositoryContract
+from . import ProjectContract
 
 
-class TestNeo4jContract(RepositoryContract):
+class TestNeo4jContract(ProjectContract):
     def server(self) -> Neo4jServer:
         server: Neo4jServer = self.request.getfixturevalue("neo4j_server")
         return server

@@ -5,10 +5,10 @@ from __future__ import annotations
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.ports import GraphRepository
 
-from .suite import RepositoryContract
+from . import ProjectContract
 
 
-class TestSqliteContract(RepositoryContract):
+class TestSqliteContract(ProjectContract):
     def make_repository(self) -> GraphRepository:
         return SqliteRepository.open(self.tmp_path / "ryvem.db")
 

@@ -1,10 +1,14 @@
-"""The repository contract: one suite of tests every ``GraphRepository`` backend must pass.
+"""The repository contract: one suite of tests every ``GraphRepository`` backend must pass,
+shipped with ryvem (``pip install 'ryvem[testing]'``: pytest and Hypothesis) so a backend
+written outside this repository runs the very suite SQLite and Neo4j pass.
 
 Adding a backend: subclass ``RepositoryContract`` in a module pytest collects (a ``test_*.py``,
 the class named ``Test*``), implement ``make_repository()`` and ``open_another()``, and the
 backend is done when the suite passes::
 
-    # tests/contract/test_sqlite.py
+    # tests/test_my_backend.py
+    from ryvem.testing import RepositoryContract
+
     class TestSqliteContract(RepositoryContract):
         def make_repository(self) -> GraphRepository:
             return SqliteRepository.open(self.tmp_path / "ryvem.db")
@@ -30,8 +34,10 @@ The hooks:
 
 What the suite gives every test: the fixtures ``repo`` (``make_repository()``, closed after
 the test) and ``service`` (a ``Service`` over it, default scope ``global``), plus
-``self.tmp_path`` and ``self.request``. Every class carries the ``contract`` mark (register
-it in your pytest configuration if you run with ``--strict-markers``).
+``self.tmp_path`` and ``self.request``. Every class carries the ``contract`` mark (ryvem's
+pytest plugin registers it, so ``--strict-markers`` needs nothing more). A test whose tool is
+missing (the local embedding model) calls ``self.unavailable(reason)``: a skip, unless your
+subclass overrides it to fail (this project's CI does).
 
 The topics, one module and one base class each (none named ``Test*``, so pytest collects only
 a backend's subclass): ``nodes``, ``edges``, ``scopes``, ``search``, ``traversal``, ``links``,

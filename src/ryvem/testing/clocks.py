@@ -352,8 +352,9 @@ class ClocksContract(ContractBase):
     def test_the_export_holds_what_was_recorded_by_known_at(self, story: Service) -> None:
         """export at known_at: the rows recorded by then, windows as known then; at as_of:
         the rows begun by then."""
-        def titles(**when: str) -> list[tuple[str, int]]:
-            nodes = build_payload(story, **when)["nodes"]
+        def titles(*, as_of: str | None = None, known_at: str | None = None
+                   ) -> list[tuple[str, int]]:
+            nodes = build_payload(story, as_of=as_of, known_at=known_at)["nodes"]
             return sorted(zip(nodes["t"], nodes["u"], strict=True))
 
         assert titles(known_at=BEFORE_R1) == []

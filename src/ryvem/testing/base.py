@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -33,6 +34,11 @@ class ContractBase:
         the same file, for a server the same server), without emptying it. Called from
         worker threads, one handle per thread, each closed by its caller."""
         raise NotImplementedError(f"{type(self).__name__} must implement open_another()")
+
+    def unavailable(self, reason: str) -> NoReturn:
+        """A tool a test needs is missing here (the local embedding model): skipped by
+        default; a CI that must run everything overrides this to fail instead."""
+        pytest.skip(reason)
 
     # --- what the suite provides ----------------------------------------------------------
     @pytest.fixture(autouse=True)

@@ -233,9 +233,7 @@ class SearchModesContract(ContractBase):
 
         reason = probe()
         if reason is not None:
-            from conftest import unavailable
-
-            unavailable(reason)
+            self.unavailable(reason)
         return Session(lambda: repo)
 
     def test_hybrid_finds_a_paraphrase_no_word_matches_and_says_each_rank(
