@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-from clirun import Cli
+from support.cli import Cli
 
 NFC = unicodedata.normalize("NFC", "Café")
 NFD = unicodedata.normalize("NFD", "Café")

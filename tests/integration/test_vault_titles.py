@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import Cli, assert_fails
+from support.cli import Cli, assert_fails
 
 ADR = "---\nstatus: accepted\n---\n# Context\n\nWe need a scripting language.\n\n# Decision\n"
 FILES = {
