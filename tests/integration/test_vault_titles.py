@@ -117,7 +117,7 @@ def test_a_page_saved_while_watching_is_titled_by_the_chosen_rule(tmp_path: Path
             try:
                 svc = Service(repo)
                 page, _ = poll(lambda s=svc: current(s, "page/ADR/0001 Use Lua"), 10)
-                assert page.title == title  # type: ignore[attr-defined]
+                assert page.title == title
             finally:
                 repo.close()
             code, _ = w.stop()
