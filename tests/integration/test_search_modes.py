@@ -192,7 +192,7 @@ def test_mcp_search_takes_a_mode_and_returns_ranks(
 ) -> None:
     """memory_search defaults to hybrid, carries each hit's ranks and the mode; its
     background embedder embeds writes without the write waiting for it."""
-    from test_mcp_server import serve
+    from integration.test_mcp_server import serve
 
     with serve(portal, tmp_path, tmp_path / "data") as server:
         for title, key, body in PAGES:

@@ -100,8 +100,7 @@ def test_git_history_titles_every_commits_version_by_the_chosen_rule(tmp_path: P
 
 
 def test_a_page_saved_while_watching_is_titled_by_the_chosen_rule(tmp_path: Path) -> None:
-    from test_import_watch import Watcher, current, poll
-
+    from integration.test_import_watch import Watcher, current, poll
     from ryvem.adapters.sqlite import SqliteRepository
     from ryvem.application.service import Service
 
