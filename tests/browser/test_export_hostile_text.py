@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from clirun import Cli
+from support.cli import Cli
 
 from .pagehelp import click_node, wait_until
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from clirun import Cli
 from gitrepo import GIT, Repo
+from support.cli import Cli
 
 from .pagehelp import hook
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import Cli, assert_fails
+from support.cli import Cli, assert_fails
 
 
 @pytest.fixture

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,9 +10,7 @@ from typing import Any
 import typer
 
 from ryvem.cli.app import app
-
-RYVEM = shutil.which("ryvem", path=str(Path(sys.executable).parent))
-
+from support.cli import Cli, cli_env, run_main
 
 Command = Any  # typer's vendored click Command or Group
 
@@ -50,27 +44,23 @@ def test_every_command_option_and_argument_has_help_text() -> None:
     assert missing == []
 
 
-def test_help_prints_for_every_command_and_exits_0() -> None:
+def test_help_prints_for_every_command_and_exits_0(tmp_path: Path) -> None:
     """`--help` on every command prints its usage and first help line and exits 0."""
-    assert RYVEM is not None, "the ryvem console script is not installed next to python"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env = cli_env(tmp_path / "data")
     env["COLUMNS"] = "200"
     for path, command in all_commands():
-        p = subprocess.run(
-            [RYVEM, *path, "--help"], capture_output=True, text=True, env=env, timeout=60,
-            check=False,
-        )
-        assert p.returncode == 0, (path, p.stderr)
-        assert "Usage: ryvem" in p.stdout
+        p = run_main([*path, "--help"], cwd=tmp_path, env=env)
+        assert p.code == 0, (path, p.err)
+        assert "Usage: ryvem" in p.out
         first_line = (command.help or "").strip().splitlines()[0]
-        assert " ".join(first_line.split()[:4]) in " ".join(p.stdout.split()), path
+        assert " ".join(first_line.split()[:4]) in " ".join(p.out.split()), path
 
 
-def test_bracketed_words_in_help_texts_are_printed_not_taken_as_markup() -> None:
+def test_bracketed_words_in_help_texts_are_printed_not_taken_as_markup(tmp_path: Path) -> None:
     """Help is rendered with rich, which reads ``[word]`` as a style tag and drops it: the
     search help said "pip install 'ryvem'" where its text says 'ryvem[semantic]'. Every
     bracketed word of a command's or option's help must reach the printed help."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
+    env = cli_env(tmp_path / "data")
     env["COLUMNS"] = "400"
     checked = 0
     for path, command in all_commands():
@@ -79,9 +69,8 @@ def test_bracketed_words_in_help_texts_are_printed_not_taken_as_markup() -> None
                   for m in re.findall(r"\S*\\?\[[^\]\s]+\]\S*", t)]
         if not wanted:
             continue
-        p = subprocess.run([RYVEM, *path, "--help"], capture_output=True, text=True, env=env,
-                           timeout=60, check=False)
-        shown = " ".join(p.stdout.replace("│", " ").split())
+        p = run_main([*path, "--help"], cwd=tmp_path, env=env)
+        shown = " ".join(p.out.replace("│", " ").split())
         for word in wanted:
             assert word.strip(".,;") in shown, (path, word)
             checked += 1
@@ -94,36 +83,30 @@ def test_an_option_of_ryvem_graph_given_after_the_verb_says_to_put_it_before_the
     """`ryvem graph stats --db x` (or `--backend`, `--db=x`): click says only "No such option:
     --db"; the line goes on to say the option belongs before the verb. An option no command
     has keeps click's plain message."""
-    assert RYVEM is not None
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RYVEM_")}
-    env["RYVEM_DATA_DIR"] = str(tmp_path / "data")
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([RYVEM, "graph", *args], capture_output=True, text=True,
-                              env=env, cwd=tmp_path, timeout=60, check=False)
+    run = Cli(tmp_path, tmp_path / "data")
 
     for args, option in ((["stats", "--db", "x.db"], "--db"),
                          (["get", "a", "--db=x.db"], "--db"),
                          (["search", "q", "--backend", "sqlite"], "--backend")):
         p = run(*args)
-        assert p.returncode == 2 and p.stdout == "", p.stderr
-        [line] = p.stderr.splitlines()
+        assert p.code == 2 and p.out == "", p.err
+        [line] = p.err.splitlines()
         assert line.startswith(f"error: No such option: {option}"), line
         assert f"give it before the verb: ryvem graph {option}" in line, line
     assert not (tmp_path / "x.db").exists()
     p = run("stats", "--bogus")
-    assert p.returncode == 2 and p.stderr == "error: No such option: --bogus\n"
+    assert p.code == 2 and p.err == "error: No such option: --bogus\n"
     # a verb taking a text: a text that starts with '-' goes after '--', and is found there
     p = run("search", "--dry-run flag", "--scope", "global")
-    assert p.returncode == 2 and p.stderr == (
+    assert p.code == 2 and p.err == (
         "error: No such option: --dry-run flag (a text that starts with '-' goes after '--': "
         "ryvem graph search [OPTIONS] -- TEXT)\n")
     p = run("search", "--scope", "global", "--", "--dry-run flag")
-    assert p.returncode == 0 and "no matches" in p.stderr, p.stderr
+    assert p.code == 0 and "no matches" in p.err, p.err
     # a question typed without quotes: its words after the first are extra arguments
     p = run("search", "how", "do", "we", "cache")
-    assert p.returncode == 2 and p.stderr == (
+    assert p.code == 2 and p.err == (
         "error: Got unexpected extra argument(s) (do we cache) (a text of several words goes "
         'in quotes: ryvem graph search "how do we cache")\n')
     p = run("get", "a", "b")
-    assert p.returncode == 2 and p.stderr == "error: Got unexpected extra argument(s) (b)\n"
+    assert p.code == 2 and p.err == "error: Got unexpected extra argument(s) (b)\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import RYVEM, Cli, Result, assert_fails
+from support.cli import RYVEM, Cli, Result, assert_fails
 
 NODE_KEYS = {
     "id", "entity", "kind", "key", "scope", "title", "body", "data", "valid_from", "valid_to",
@@ -270,7 +270,7 @@ def test_a_read_of_a_store_not_created_yet_creates_nothing_and_reads_as_an_empty
     the error line when it fails, which stays one line); the first write creates it."""
     data = Path(cli.env["RYVEM_DATA_DIR"])
     note = f"note: there is no store at {data / 'dev.db'} yet (reading creates none; a write does)"
-    r = cli.ok("search", "how do we store sessions", "--scope", "global")
+    r = cli.ok("search", "how do we store sessions", "--scope", "global", "--mode", "lexical")
     assert r.out == "" and r.err.splitlines() == ["no matches", note]
     assert cli.json("search", "--all-scopes") == []
     s = cli.json("stats")

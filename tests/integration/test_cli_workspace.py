@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from clirun import RYVEM, Cli, Result
+from support.cli import RYVEM, Cli, Result
 
 
 @dataclass

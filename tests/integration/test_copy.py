@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Neo4jServer
+from backends import Neo4jServer
 from ryvem.adapters.neo4j import Neo4jRepository
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.copy import copy_graph

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from clirun import Cli, assert_fails
 from conftest import unavailable
 from gitrepo import GIT, Repo
+from support.cli import Cli, assert_fails
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 C1, C2, C3 = "2024-01-10T09:00:00Z", "2024-02-10T09:00:00Z", "2024-03-10T09:00:00Z"

@@ -19,11 +19,11 @@ from typing import IO, TypeVar
 
 import pytest
 
-from clirun import RYVEM
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.service import Service
 from ryvem.domain.scopes import GLOBAL
 from ryvem.errors import NotFound
+from support.cli import RYVEM
 
 T = TypeVar("T")
 START_TIMEOUT = 60.0  # the watcher's start-up (a loaded machine: interpreter, store, import)

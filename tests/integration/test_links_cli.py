@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import Cli, assert_fails
+from support.cli import Cli, assert_fails
 
 VAULT = Path(__file__).resolve().parent.parent / "fixtures" / "vault"
 HOME_LINKS = {
@@ -36,7 +36,7 @@ def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
 
 def test_import_prints_a_summary_and_warns_about_odd_files(tmp_path: Path) -> None:
     """The summary counts pages and links; bad front matter warns on stderr; no progress bar."""
-    c = Cli(tmp_path, tmp_path / "data")
+    c = Cli(tmp_path, tmp_path / "data", semantic=True)
     first = c.ok("import", str(VAULT))
     assert first.lines == [
         f"imported 15 pages from {VAULT} into global: 15 created, 0 superseded, "
@@ -252,7 +252,7 @@ def test_a_huge_page_file_in_a_vault_is_reported_and_skipped_unread_not_read_who
     import resource
     import subprocess
 
-    from clirun import RYVEM
+    from support.cli import RYVEM
 
     vault = tmp_path / "vault"
     vault.mkdir()

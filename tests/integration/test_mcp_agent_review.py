@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from clirun import Cli
 from integration.test_mcp_server import _text, serve
+from support.cli import Cli
 
 # What a terminal acts on or reorders if it arrives raw: DEL, the one-byte C1 CSI and OSC,
 # the bidi overrides and isolates. JSON may carry each as a \\u escape (the same text).

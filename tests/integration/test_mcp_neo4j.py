@@ -21,10 +21,19 @@ from typing import Any
 
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
-from test_mcp_server import EDGE_KEYS, HIT_KEYS, NODE_KEYS, STEP_KEYS, TOOLS, Server, _text, serve
 
 from backends import Neo4jServer, connect_neo4j, open_empty_neo4j
 from conftest import unavailable
+from integration.test_mcp_server import (
+    EDGE_KEYS,
+    HIT_KEYS,
+    NODE_KEYS,
+    STEP_KEYS,
+    TOOLS,
+    Server,
+    _text,
+    serve,
+)
 from pages import DECISIONS
 from ryvem.application.service import Service
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Neo4jServer
+from backends import Neo4jServer
 from ryvem.adapters.neo4j import Neo4jRepository
 from ryvem.adapters.neo4j import queries as cypher
 from ryvem.application.service import Service

@@ -136,7 +136,7 @@ def test_the_one_query_walk_equals_the_level_by_level_walk_on_random_graphs(
         try:
             lite.load([(v, ()) for v in versions], edges)
             one = Service(neo_repo)
-            level = Service(LevelByLevel(neo_repo))  # type: ignore[arg-type]
+            level = Service(LevelByLevel(neo_repo))
             local = Service(lite)
             firsts = [v for v in versions if v.supersedes is None]
             for w in plan:
@@ -171,7 +171,7 @@ def test_a_dense_cyclic_graph_walks_the_same_at_every_depth(neo_repo: Neo4jRepos
                 edges.append(Edge(id=_id(1000 + len(edges)), rel="next", src=_id(i + 1),
                                   dst=_id(j + 1), valid_from=T0))
     neo_repo.load([(v, ()) for v in versions], edges)
-    one, level = Service(neo_repo), Service(LevelByLevel(neo_repo))  # type: ignore[arg-type]
+    one, level = Service(neo_repo), Service(LevelByLevel(neo_repo))
     for i in range(0, 40, 7):
         for depth in (1, 2, 3, 10):
             for direction in ("out", "in", "both"):

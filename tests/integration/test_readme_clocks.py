@@ -15,7 +15,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from clirun import RYVEM
+from support.cli import RYVEM
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from backends import open_empty_neo4j
-from conftest import Neo4jServer
+from backends import Neo4jServer, open_empty_neo4j
 from ryvem.adapters.sqlite import SqliteRepository
 from ryvem.application.service import Service
 from ryvem.application.vault import import_vault

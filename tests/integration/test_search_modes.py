@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from clirun import Cli, assert_fails
 from conftest import unavailable
 from pages import DECISIONS
+from support.cli import Cli, assert_fails
 
 PAGES = DECISIONS
 
@@ -28,7 +28,7 @@ def _model() -> None:
 
 @pytest.fixture
 def cli(tmp_path: Path) -> Cli:
-    c = Cli(tmp_path, tmp_path / "data")
+    c = Cli(tmp_path, tmp_path / "data", semantic=True)
     for title, key, body in PAGES:
         c.ok("put", "decision", "--title", title, "--key", key, "--body", body,
              "--scope", "global")
@@ -172,7 +172,7 @@ def test_import_embeds_the_new_pages(tmp_path: Path) -> None:
     vault.mkdir()
     (vault / "Sessions.md").write_text("# Sessions\nLogin state lives in a signed cookie.\n")
     (vault / "Retries.md").write_text("# Retries\nA checkout may be sent twice safely.\n")
-    cli = Cli(tmp_path, tmp_path / "data")
+    cli = Cli(tmp_path, tmp_path / "data", semantic=True)
     summary = cli.json("import", str(vault), "--scope", "global")
     assert (summary["embedded"], summary["vectors_pending"]) == (2, 0)
     (vault / "Third.md").write_text("# Third\nSomething else.\n")
@@ -192,7 +192,7 @@ def test_mcp_search_takes_a_mode_and_returns_ranks(
 ) -> None:
     """memory_search defaults to hybrid, carries each hit's ranks and the mode; its
     background embedder embeds writes without the write waiting for it."""
-    from test_mcp_server import serve
+    from integration.test_mcp_server import serve
 
     with serve(portal, tmp_path, tmp_path / "data") as server:
         for title, key, body in PAGES:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-from clirun import Cli
+from support.cli import Cli
 
 NFC = unicodedata.normalize("NFC", "Café")
 NFD = unicodedata.normalize("NFD", "Café")
@@ -88,8 +88,7 @@ def test_a_decomposed_file_name_saved_while_watching_is_its_typed_key_and_stays_
 ) -> None:
     """--watch: a file saved under an NFD name writes page Café (NFC); saving it again writes
     nothing; deleting it retires that page (with --retire-missing)."""
-    from test_import_watch import Watcher, current, poll
-
+    from integration.test_import_watch import Watcher, current, poll
     from ryvem.adapters.sqlite import SqliteRepository
     from ryvem.application.service import Service
 
@@ -145,8 +144,7 @@ def test_relative_wiki_links_obsidian_writes_resolve_from_the_linking_page(
 
 def test_a_vault_reached_through_a_symlink_is_watched_like_any_other(tmp_path: Path) -> None:
     """~/notes -> ~/Dropbox/notes: --watch on the link applies saves (it wrote nothing)."""
-    from test_import_watch import Watcher, current, poll
-
+    from integration.test_import_watch import Watcher, current, poll
     from ryvem.adapters.sqlite import SqliteRepository
     from ryvem.application.service import Service
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import Cli, assert_fails
+from support.cli import Cli, assert_fails
 
 ADR = "---\nstatus: accepted\n---\n# Context\n\nWe need a scripting language.\n\n# Decision\n"
 FILES = {
@@ -100,8 +100,7 @@ def test_git_history_titles_every_commits_version_by_the_chosen_rule(tmp_path: P
 
 
 def test_a_page_saved_while_watching_is_titled_by_the_chosen_rule(tmp_path: Path) -> None:
-    from test_import_watch import Watcher, current, poll
-
+    from integration.test_import_watch import Watcher, current, poll
     from ryvem.adapters.sqlite import SqliteRepository
     from ryvem.application.service import Service
 
@@ -117,7 +116,7 @@ def test_a_page_saved_while_watching_is_titled_by_the_chosen_rule(tmp_path: Path
             try:
                 svc = Service(repo)
                 page, _ = poll(lambda s=svc: current(s, "page/ADR/0001 Use Lua"), 10)
-                assert page.title == title  # type: ignore[attr-defined]
+                assert page.title == title
             finally:
                 repo.close()
             code, _ = w.stop()

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from anyio.from_thread import start_blocking_portal
-from test_mcp_server import serve
 
 from conftest import unavailable
+from integration.test_mcp_server import serve
 from ryvem.adapters.sqlite import SqliteRepository, postings
 from ryvem.adapters.sqlite import repository as sqlite_repository
 from ryvem.adapters.sqlite.postings import CACHED_FROM

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
-from clirun import Cli, assert_fails
 from reliability.test_hostile_mcp import G, call, server, tool_error
 from ryvem.backends import open_session
 from ryvem.domain.validation import MAX_SEARCH_CHARS
 from ryvem.errors import InvalidInput
 from ryvem.mcp.server import RyvemMCPServer
+from support.cli import Cli, assert_fails
 
 __all__ = ["server"]  # the fixture, shared with test_hostile_mcp
 

@@ -2,7 +2,7 @@
 itself decodes — a percent-encoded link target, an HTML entity or backslash escape the
 export's renderer decodes — rewrites it, and an export made afterwards holds no form of it.
 
-Real ``ryvem`` CLI (``tests/clirun.py``), real SQLite files, one throw-away data dir each.
+Real ``ryvem`` CLI (``tests/support/cli.py``), real SQLite files, one throw-away data dir each.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from clirun import Cli
+from support.cli import Cli
 
 SECRET = "tok-pctsecret-998877"
 PERCENT = "tok%2Dpctsecret%2D998877"

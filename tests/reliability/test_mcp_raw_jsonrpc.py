@@ -234,5 +234,5 @@ def _collect(server: RawServer, expected: list[int]) -> None:
         answer = server.read(30.0)
         assert answer is not None, f"no answer to requests {sorted(waiting)[:10]}"
         assert "result" in answer or "error" in answer, answer
-        waiting.discard(answer.get("id"))  # type: ignore[arg-type]  # an id is int or str
+        waiting.discard(answer.get("id"))
     expected.clear()

@@ -1,7 +1,7 @@
 """Threats: an attacker who controls memory content, a vault folder, or MCP arguments.
 
 Each test plays one row of issue 18 through the real console scripts (``ryvem`` via
-tests/clirun.py, ``ryvem-mcp`` via the MCP SDK's own stdio client) with hostile variants,
+tests/support/cli.py, ``ryvem-mcp`` via the MCP SDK's own stdio client) with hostile variants,
 and checks that untrusted text stays text and that paths stay where they belong: nothing
 outside the store and the export folder is read into memory or written.
 """
@@ -21,9 +21,9 @@ import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import StdioServerParameters
 
-from clirun import RYVEM, Cli, Result, assert_fails
 from conftest import unavailable
 from integration.test_mcp_server import RYVEM_MCP, Server, _params, _session, serve
+from support.cli import RYVEM, Cli, Result, assert_fails
 
 # What no stored text may put on a terminal: ESC (CSI, OSC 52 clipboard, OSC 8 links), BEL,
 # the one-byte C1 CSI, DEL, carriage return and backspace (overwrite what was printed), and

@@ -16,7 +16,7 @@ def version(**kw: object) -> NodeVersion:
         "key": "cache", "title": "Cache", "valid_from": T0,
     }
     fields.update(kw)
-    return NodeVersion(**fields)  # type: ignore[arg-type]  # test helper builds any fields
+    return NodeVersion(**fields)
 
 
 def test_a_window_is_half_open_valid_from_inclusive_valid_to_exclusive() -> None:

@@ -31,7 +31,7 @@ def version(**fields: object) -> NodeVersion:
         "title": "t", "body": "", "data": {}, "valid_from": 1,
     }
     values.update(fields)
-    return NodeVersion(**values)  # type: ignore[arg-type]
+    return NodeVersion(**values)
 
 
 def test_replacement_is_literal_and_case_sensitive() -> None:
