@@ -166,6 +166,19 @@ def test_a_request_that_is_not_valid_json_rpc_gets_an_error_under_its_id(
         assert "error" in server.answer_to(n)
 
 
+def test_each_request_of_a_batch_gets_an_error_under_its_own_id(server: RawServer) -> None:
+    """MCP reads no JSON-RPC batch (dropped in its 2025-06-18 revision) and the SDK drops the
+    line: each request in one is answered, saying batches are not read."""
+    server.send(b'[{"jsonrpc":"2.0","id":71,"method":"tools/list"},'
+                b'{"jsonrpc":"2.0","method":"notifications/initialized"},'
+                b'{"jsonrpc":"2.0","id":"b","method":"ping"}, 5]')
+    for request_id in (71, "b"):
+        answer = server.answer_to(request_id)
+        assert "batch-not-supported" in json.dumps(answer["error"])
+    ok = server.call(72, "memory_write", {"kind": "task", "title": "after a batch"})
+    assert ok["result"]["isError"] is False
+
+
 def _random_value(rng: random.Random, depth: int = 0) -> Any:
     roll = rng.random()
     if depth > 3 or roll < 0.35:

@@ -26,7 +26,10 @@ passes every line through :func:`repair`, which changes only a line the SDK's ow
 
 A request that is JSON but not JSON-RPC the SDK reads (``params`` not an object, no
 ``"jsonrpc": "2.0"``, a method that is not a string) becomes a request for the method
-:data:`INVALID_REQUEST`, which the SDK answers with a JSON-RPC error under the same id. A line
+:data:`INVALID_REQUEST`, which the SDK answers with a JSON-RPC error under the same id. A batch
+(a JSON array; MCP has read none since its 2025-06-18 revision, and the SDK drops the line)
+becomes one such request per element with an id, the method :data:`INVALID_BATCH`, so each
+id gets an error that says why. A line
 that is not JSON, not UTF-8, or has no id a reply could name passes unchanged: the SDK reads
 nothing it can answer, logs it, and the server goes on with the next line.
 """
@@ -44,10 +47,11 @@ from mcp import types
 
 from ryvem.domain.validation import MAX_DATA_DEPTH
 
-__all__ = ["INVALID_REQUEST", "REFUSED", "WIRE_DEPTH", "guard_stdin", "repair"]
+__all__ = ["INVALID_BATCH", "INVALID_REQUEST", "REFUSED", "WIRE_DEPTH", "guard_stdin", "repair"]
 
 REFUSED = "__ryvem_refused__"  # the argument a repaired tools/call carries
 INVALID_REQUEST = "ryvem/invalid-request"  # the method a request the SDK cannot read becomes
+INVALID_BATCH = "ryvem/batch-not-supported"  # and each request of a batch (an array)
 WIRE_DEPTH = 100  # nesting the wire lets through as it is (the SDK's parser stops near 200)
 MAX_INT_DIGITS = 4300  # Python's default int_max_str_digits
 _LONE = re.compile("[\ud800-\udfff]")  # after json.loads, a valid pair is one code point
@@ -138,8 +142,23 @@ def repair(line: bytes) -> bytes:
         return _unreadable_call(line)
     except ValueError:  # not JSON, or not UTF-8: the SDK's reader says what it says
         return line
+    if isinstance(message, list):  # a JSON-RPC batch: MCP reads none (2025-06-18 dropped them)
+        return b"".join(_batched(item) for item in message)
     if not isinstance(message, dict):
         return line
+    return _repaired(message, line)
+
+
+def _batched(item: Any) -> bytes:
+    """One message of a batch, on a line of its own: answered as if sent alone (a request the
+    SDK could read becomes an invalid one, so each id gets an error saying batches are not
+    read); without an id it is dropped, as a notification is never answered."""
+    if not isinstance(item, dict):
+        return b""
+    return _invalid_request(item, b"", method=INVALID_BATCH)
+
+
+def _repaired(message: dict[str, Any], line: bytes) -> bytes:
     if _problems(message):
         params = message.get("params")
         if (isinstance(params, dict) and message.get("method") == "tools/call"
@@ -151,7 +170,9 @@ def repair(line: bytes) -> bytes:
     return _invalid_request(message, line)
 
 
-def _invalid_request(message: dict[str, Any], line: bytes) -> bytes:
+def _invalid_request(
+    message: dict[str, Any], line: bytes, *, method: str = INVALID_REQUEST
+) -> bytes:
     """A request the SDK cannot read as JSON-RPC (``params`` not an object, no ``jsonrpc``,
     a method that is not a string) becomes one it answers with an error (method not found)
     under the same id; without an id (a string or an integer) nothing can name the answer,
@@ -159,7 +180,7 @@ def _invalid_request(message: dict[str, Any], line: bytes) -> bytes:
     request_id = message.get("id")
     if isinstance(request_id, bool) or not isinstance(request_id, int | str):
         return line
-    reply = {"jsonrpc": "2.0", "id": request_id, "method": INVALID_REQUEST}
+    reply = {"jsonrpc": "2.0", "id": request_id, "method": method}
     return json.dumps(reply, ensure_ascii=False).encode("utf-8", "replace") + b"\n"
 
 
