@@ -143,7 +143,7 @@ def repair(line: bytes) -> bytes:
     except ValueError:  # not JSON, or not UTF-8: the SDK's reader says what it says
         return line
     if isinstance(message, list):  # a JSON-RPC batch: MCP reads none (2025-06-18 dropped them)
-        return b"".join(_batched(item) for item in message)
+        return b"".join(_batched(item) for item in message) or line  # no id: as it is
     if not isinstance(message, dict):
         return line
     return _repaired(message, line)
@@ -153,9 +153,7 @@ def _batched(item: Any) -> bytes:
     """One message of a batch, on a line of its own: answered as if sent alone (a request the
     SDK could read becomes an invalid one, so each id gets an error saying batches are not
     read); without an id it is dropped, as a notification is never answered."""
-    if not isinstance(item, dict):
-        return b""
-    return _invalid_request(item, b"", method=INVALID_BATCH)
+    return _invalid_request(item, b"", method=INVALID_BATCH) if isinstance(item, dict) else b""
 
 
 def _repaired(message: dict[str, Any], line: bytes) -> bytes:
