@@ -17,15 +17,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ryvem.application.session import Session
-from ryvem.config import BACKEND_NAMES, backend_name
+from ryvem.config import BACKEND_NAMES, Settings, backend_name
 from ryvem.errors import InvalidInput
 from ryvem.ports import GraphRepository, IndexProgress
-
-if TYPE_CHECKING:  # settings reads this registry at run time; only its type is needed here
-    from ryvem.config import Settings
 
 __all__ = [
     "BACKEND_NAMES",
@@ -40,8 +36,8 @@ __all__ = [
     "open_session",
 ]
 
-Opener = Callable[["Settings", bool, "IndexProgress | None"], GraphRepository]
-Absent = Callable[["Settings"], "GraphRepository | None"]
+Opener = Callable[[Settings, bool, IndexProgress | None], GraphRepository]
+Absent = Callable[[Settings], GraphRepository | None]
 """For a backend whose store is created on first open: None when the store the settings name
 exists, else an empty stand-in that reads as a new store and writes nothing."""
 
@@ -55,7 +51,8 @@ class Backend:
     opener: Opener
     absent: Absent | None = None
     files: Callable[[Settings], tuple[Path, ...]] | None = None
-    """The local files the store lives in (None: it lives elsewhere, on a server)."""
+    """The local files the store lives in, the store itself first (None: it lives elsewhere,
+    on a server)."""
 
     def open(
         self,
@@ -126,11 +123,10 @@ def export_target(settings: Settings, out: str | None) -> Path:
         raise InvalidInput("--out is empty: give the path of the page to write")
     target = Path(out) if out is not None else settings.data_dir / "graph.html"
     files = backend_named(settings.backend).files
-    own = {os.path.realpath(f) for f in files(settings)} if files else set()
+    own = [os.path.realpath(f) for f in files(settings)] if files else []
     if os.path.realpath(target.expanduser()) in own:
-        store = os.path.realpath(settings.db_path.expanduser())
         raise InvalidInput(
-            f"--out {target} is the store's own file ({store}); give the path of a page to write"
+            f"--out {target} is the store's own file ({own[0]}); give the path of a page to write"
         )
     return target
 
@@ -161,8 +157,6 @@ def open_session(
     ``reading``: the caller only reads, so a store not created yet is not created for it: an
     empty stand-in answers as a new store would and refuses writes (the backend's
     ``absent``), and ``on_absent`` hears one line saying so."""
-    from ryvem.config import Settings
-
     chosen = settings if settings is not None else Settings.from_env(backend=backend, db=db)
     where = str(chosen.db_path) if chosen.backend == "sqlite" else chosen.neo4j_uri
 
@@ -212,8 +206,6 @@ def copy_stores(
     """The two stores of a copy, from the same settings every verb uses (``db`` for the
     SQLite side): the source read-only, the target as a session (it embeds what it got);
     both closed when the block ends."""
-    from ryvem.config import Settings
-
     opened = open_repository(Settings.from_env(backend=source, db=db), read_only=True)
     try:
         with open_session(Settings.from_env(backend=target, db=db)) as into:

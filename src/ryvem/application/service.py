@@ -59,6 +59,7 @@ from ryvem.domain.writes import (
     WriteResult,
     append_only,
     by_last_segment,
+    node_name,
     plan_link_refresh,
     plan_writes,
 )
@@ -332,11 +333,11 @@ class Service:
         version = self.resolve(ref, scope=scope, allow_closed=True)
         if not version.is_current:
             raise Conflict(
-                f"{_name(version)} version {version.id} is not current (closed at "
+                f"{node_name(version)} version {version.id} is not current (closed at "
                 f"{format_us(version.valid_to or 0)}); only a current version can be retired"
             )
         if until is not None:
-            until = append_only(_name(version), until, version.valid_from, strict=True)
+            until = append_only(node_name(version), until, version.valid_from, strict=True)
 
         def run(tx: WriteTx) -> NodeVersion:
             recorded = self.clock.after(version.latest_instant)
@@ -376,13 +377,13 @@ class Service:
         self._check_ends(from_ref, to_ref, scope)
         a = self._resolve_current(from_ref, scope)
         b = self._resolve_current(to_ref, scope)
-        what = f"the {rel!r} edge from {_name(a)} to {_name(b)}"
+        what = f"the {rel!r} edge from {node_name(a)} to {node_name(b)}"
 
         def run(tx: WriteTx) -> EdgeView:
             live = tx.current_of_entities([a.entity, b.entity])
             for v in (a, b):
                 if v.entity not in live:
-                    raise Conflict(f"{_name(v)} was retired meanwhile; nothing was linked")
+                    raise Conflict(f"{node_name(v)} was retired meanwhile; nothing was linked")
             existing = tx.current_edges(a.entity, b.entity, rel)
             if existing and existing[0].data == payload:
                 edge = existing[0]
@@ -430,14 +431,14 @@ class Service:
         def run(tx: WriteTx) -> EdgeView:
             existing = tx.current_edges(a.entity, b.entity, rel)
             if not existing:
-                raise NotFound(f"no current {rel!r} edge from {_name(a)} to {_name(b)}")
+                raise NotFound(f"no current {rel!r} edge from {node_name(a)} to {node_name(b)}")
             edge = existing[0]
             recorded = self.clock.after(edge.latest_instant)
             at = max(recorded, edge.valid_from)
             if until is not None:
                 at = append_only(
-                    f"the {rel!r} edge from {_name(a)} to {_name(b)}", until, edge.valid_from,
-                    strict=False,
+                    f"the {rel!r} edge from {node_name(a)} to {node_name(b)}", until,
+                    edge.valid_from, strict=False,
                 )
             tx.close_edges([edge.id], at, recorded)
             return EdgeView(
@@ -464,7 +465,7 @@ class Service:
             now = self.repo.get_entity(version.entity, None)
             hint = f"; the current version is {now.id}" if now is not None else " (retired)"
             raise Conflict(
-                f"{ref} is an old version of {_name(version)}{hint}; an edge joins current "
+                f"{ref} is an old version of {node_name(version)}{hint}; an edge joins current "
                 "nodes: name it by KIND/KEY or its current id"
             )
         return version
@@ -673,7 +674,7 @@ class Service:
         seen = [s for v in chain if (s := v.seen_at(at, k)) is not None]
         if not seen:
             raise NotFound(
-                f"{_name(version)} did not exist yet at {format_us(at or 0)}{_known(k)}"
+                f"{node_name(version)} did not exist yet at {format_us(at or 0)}{_known(k)}"
             )
         return seen
 
@@ -762,7 +763,9 @@ class Service:
         k = _as_of(known_at)
         start = self.resolve(ref, scope=scope, as_of=at, known_at=k)
         if at is None and not start.is_current:
-            raise NotFound(f"{_name(start)} is not current; pass an as-of time to walk the past")
+            raise NotFound(
+                f"{node_name(start)} is not current; pass an as-of time to walk the past"
+            )
         filt = ScopeFilter() if all_scopes else ScopeFilter(exact=start.scope)
 
         hood = None
@@ -880,7 +883,3 @@ def _user_rel(rel: str) -> str:
             "from [[wikilinks]] in bodies"
         )
     return rel
-
-
-def _name(v: NodeVersion) -> str:
-    return f"{v.kind}/{v.key}" if v.key is not None else v.id

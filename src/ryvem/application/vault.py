@@ -472,10 +472,11 @@ class Scanned:
     duplicates: list[str]
     unread: list[str]
     problems: list[Problem]
+    present: set[str] = field(init=False)
+    """The keys of the pages found (read once: ``gone`` asks it of every current page)."""
 
-    @property
-    def present(self) -> set[str]:
-        return {key for key, _ in self.files}
+    def __post_init__(self) -> None:
+        self.present = {key for key, _ in self.files}
 
     def tally(self, summary: ImportSummary) -> None:
         summary.files = len(self.files) + len(self.duplicates)

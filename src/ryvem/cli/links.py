@@ -90,8 +90,9 @@ def links(
             targets = svc.unresolved(ref)
             if as_json:
                 echo_json(targets)
-            for target in [] if as_json else targets:
-                say(target)
+            else:
+                for target in targets:
+                    say(target)
             return
         steps = svc.traverse(
             ref, depth=depth, direction="in" if backlinks else (direction or "out"),

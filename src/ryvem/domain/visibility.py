@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Generic, Literal, TypeVar
 
 __all__ = ["All", "AnyOf", "Cmp", "Operators", "evaluate", "render", "window"]
@@ -45,6 +46,7 @@ class All:
     terms: tuple[Cmp | AnyOf, ...]
 
 
+@cache  # four rules in all; every read asks for one
 def window(as_of: bool, known_at: bool) -> All:
     """The rule for a read that gives valid time (``as_of``) and/or known time (``known_at``)."""
     if not as_of and not known_at:

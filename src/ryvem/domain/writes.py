@@ -42,6 +42,7 @@ __all__ = [
     "WriteResult",
     "append_only",
     "by_last_segment",
+    "node_name",
     "plan_link_refresh",
     "plan_writes",
 ]
@@ -141,7 +142,8 @@ class NodeWrites:
     """The earliest valid time a key appeared at (re-resolved links change from then)."""
 
 
-def _name(v: NodeVersion) -> str:
+def node_name(v: NodeVersion) -> str:
+    """How a message names a node: KIND/KEY, or its id when it has no key."""
     return f"{v.kind}/{v.key}" if v.key is not None else v.id
 
 
@@ -155,7 +157,7 @@ def _predecessor(
     if moved is not None and moved.is_current:
         if prev is not None and prev.is_current:
             raise Conflict(
-                f"cannot rename {_name(moved)} to {n.kind}/{n.key}: that key is "
+                f"cannot rename {node_name(moved)} to {n.kind}/{n.key}: that key is "
                 "current; nothing was written"
             )
         # The node moves: its history continues under the new key, after both the old key's
