@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 SCALE  ?= full
 
-.PHONY: install demo test lint bench eval neo4j-start neo4j-stop clean
+.PHONY: install demo test lint docs bench eval neo4j-start neo4j-stop clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,9 @@ lint: install
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy src
 	$(BIN)/lint-imports
+
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -q
 
 eval: install
 	$(BIN)/python eval/run.py $(EVAL_ARGS)

@@ -72,6 +72,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(1, str(ROOT / "eval"))
 
 from ryvem.adapters.sqlite import SqliteRepository  # noqa: E402
 from ryvem.application.service import Service  # noqa: E402
@@ -733,6 +734,29 @@ def evaluate(modes: Sequence[str], questions: Sequence[Question], corpus: Corpus
     return report
 
 
+def null_on_docs(c: Corpus) -> dict[str, Any]:
+    """How many of the 40 null queries (eval/conversations/null.jsonl) return anything on the
+    docs store, per shipped mode (default: no mode given, as memory_search is asked)."""
+    import conversation
+    nulls = conversation.null_queries()
+    out: dict[str, Any] = {}
+    session = library_session(c)
+    for name in ("default", "lexical", "semantic"):
+        if name != "lexical" and isinstance(session, str):
+            continue
+        got = []
+        for q in nulls:
+            if name == "lexical":
+                hits: list[Any] = c.service.search(q, limit=K)
+            else:
+                hits = session.search(q, mode=None if name == "default" else name,
+                                      all_scopes=True, limit=K).hits
+            if hits:
+                got.append(q)
+        out[name] = {"returned": len(got), "of": len(nulls), "queries": got}
+    return out
+
+
 def markdown(report: dict[str, Any]) -> str:
     lines = [f"{report['questions']} questions over {report['pages']} pages; "
              "recall@k, MRR@10, zero-hit questions (of n).", ""]
@@ -770,6 +794,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--chunks", type=parse_chunks, default=None,
                     help="what the library's modes embed, WINDOW/OVERLAP/HEAD (default: the "
                     "library's; 256/32/0 is every 256-token window)")
+    ap.add_argument("--set", action="append", choices=["docs", "conversations"],
+                    help="which sets to run (default: both; the 40 null queries run on each)")
     args = ap.parse_args(argv)
     if args.chunks is not None:
         globals()["LIBRARY_CHUNKS"] = args.chunks
@@ -787,15 +813,38 @@ def main(argv: Sequence[str] | None = None) -> int:
             depth=st.depth if args.fuse_depth is None else args.fuse_depth,
             min_similarity=st.min_similarity if args.min_similarity is None
             else args.min_similarity)
+    sets = args.set or ["docs", "conversations"]
     questions = [q for q in load_questions() if args.split in (None, q.split)]
+    report: dict[str, Any] = {}
+    conv: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory(prefix="ryvem-eval-") as tmp:
         corpus = load_corpus(Path(tmp))
-        report = evaluate(args.mode or list(MODES), questions, corpus)
+        if "docs" in sets:
+            report = evaluate(args.mode or list(MODES), questions, corpus)
+            report["null"] = null_on_docs(corpus)
+        if "conversations" in sets:
+            import conversation
+            emb = _embedder(corpus)
+            cached = None
+            if not isinstance(emb, str):
+                from ryvem.embedding import load_default
+                cached = CachedEmbedder(_minilm(LIBRARY_CHUNKS) if LIBRARY_CHUNKS
+                                        else load_default())
+            split = None if args.split in (None, "fresh") else [args.split]
+            conv = conversation.evaluate(Path(tmp), cached, splits=split)
         corpus.service.repo.close()
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps({"docs": report, "conversations": conv}, indent=2))
         return 0
-    print(markdown(report))
+    if report:
+        print(markdown(report))
+        print()
+        print("Null queries on the docs store: " + ", ".join(
+            f"{m} {e['returned']} of {e['of']}" for m, e in report["null"].items()))
+        print()
+    if conv is not None:
+        import conversation
+        print(conversation.markdown(conv))
     if args.details:
         for name, e in report["modes"].items():
             for m in e.get("misses", []):

@@ -1,7 +1,7 @@
 """Write the conversational evaluation set (deterministic: ``python eval/conversations/generate.py``).
 
 Eight multi-session dialogues (four between a developer and a coding agent, four between two
-colleagues), 6 sessions each, ~28 turns a session, as JSON Lines under this folder
+colleagues), 14 sessions each, 12 turns a session, as JSON Lines under this folder
 (``dNN.jsonl``: one turn a line, ``{"id", "speaker", "text", "time", "session"}``), and
 ``questions.jsonl``: 28 questions a dialogue, each labelled with its evidence turn ids and a
 category (``single-detail``, ``temporal`` — "when did …", ``multi-turn`` — the answer is
@@ -31,8 +31,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 DOCS = ROOT / "tests" / "fixtures" / "corpora" / "silverbullet"
-SESSIONS = 6
-TURNS = 28  # per session
+SESSIONS = 14
+TURNS = 12  # per session
 FACTS = 28  # questions per dialogue
 
 SERVICES = ["billing service", "auth gateway", "search indexer", "notification worker",
