@@ -7,7 +7,7 @@ session: its turns as "speaker (time): text" lines). Every question is asked in 
 dialogue's scope, as ``memory_search`` would be; a question counts at k when any of its
 evidence turns (or, at session granularity, their sessions) is in the top k.
 
-Modes: ``default`` (``Session.search`` with no mode: hybrid when the model is installed),
+Modes: ``default`` (``Session.search`` with no mode: hybrid when the model is installed), ``hybrid-rrf`` (the default before issue 40),
 ``lexical``, ``semantic`` and ``bm25-or`` (the plain pure-Python BM25 of ``run.py``, per
 dialogue). The 40 null queries (``null.jsonl``) are asked of every scope of the turn store
 and of the documentation store; the figure is how many return anything (target 0).
@@ -26,7 +26,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 CONV = HERE / "conversations"
 K = 10
-CONV_MODES = ("default", "lexical", "semantic", "bm25-or")
+CONV_MODES = ("default", "hybrid-rrf", "lexical", "semantic", "bm25-or")
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:

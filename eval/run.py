@@ -652,6 +652,7 @@ MODES: dict[str, Callable[[Corpus], Mode | str]] = {
     "lexical": mode_lexical,
     "semantic": mode_library("semantic"),
     "hybrid": mode_library("hybrid"),
+    "hybrid-rrf": mode_library("hybrid-rrf"),
     "hybrid+graph": mode_library("hybrid+graph"),
     "bm25-or": mode_bm25,
     "fts5-porter-prototype": fts5_porter,

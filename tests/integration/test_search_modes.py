@@ -102,8 +102,8 @@ def test_reindex_rebuilds_text_and_vectors(cli: Cli) -> None:
     assert done["pending"] == 0 and done["model"]
     again = cli.json("reindex", "--pending")
     assert (again["queued"], again["embedded"], again["pending"]) == (0, 0, 0)
-    assert cli.json("search", "who is logged in", "--scope", "global")[0]["title"] == (
-        "Keep sessions in signed cookies")
+    assert cli.json("search", "who is logged in", "--scope", "global", "--mode", "semantic",
+                    )[0]["title"] == "Keep sessions in signed cookies"
     # --pending drains the whole queue: with --scope it embedded every scope's rows anyway
     assert_fails(cli("reindex", "--pending", "--scope", "board:a"), 2,
                  "--pending embeds every row waiting for vectors, whatever its scope")

@@ -1,16 +1,30 @@
-"""Search modes: lexical, semantic and hybrid retrieval, fused by reciprocal rank.
+"""Search modes: lexical, semantic and hybrid retrieval, fused by each leg's score.
 
 A retrieval **strategy** is a named configuration of components (``lexical``: the store's
 ranked full-text search, ``GraphRepository.search``; ``semantic``: the store's nearest
 chunk vectors, ``StoresVectors.vector_search``) and of how they are fused: each component's
-list is taken ``depth`` deep and the lists are merged by reciprocal rank fusion, a hit
-scoring ``sum(1 / (rrf_k + rank))`` over the lists it is in (k = 60, depth 20; chosen on the
-evaluation's tune split, ``docs/search.md``). :data:`STRATEGIES` holds the three modes; a new
+list is taken ``depth`` deep (20) and merged by one of two rules:
+
+* ``scores`` (the default ``hybrid``): a hit scores ``0.3 * lexical / best lexical +
+  0.7 * cosine`` (a leg that did not return it adds 0). A lexical first place that the
+  vector list lacks keeps 0.3 of the scale, and vectors promote a hit only as far as their
+  similarity says: reciprocal rank fusion gave that first place 1/61, below any row ranked
+  10th in both lists (issue 40). Weights chosen on the evaluation's tune splits only
+  (``docs/search.md``);
+* ``rrf`` (the ``hybrid-rrf`` and ``hybrid+graph`` recipes): reciprocal rank fusion,
+  ``sum(weight / (rrf_k + rank))``, k = 60.
+
+**Silence**: when no word of the question is in any memory (the lexical leg is empty), a
+hybrid search keeps a semantic hit only at cosine :data:`SILENCE_FLOOR` or more, so a
+question about something never stored returns nothing rather than the nearest unrelated rows
+(the floor's calibration: ``eval/silence.py``). :data:`STRATEGIES` holds the modes; a new
 mode is one more entry. This module is backend-neutral: it only calls the ports.
 
 Every hit says why it came where it did: its rank in each component (None when that
-component did not return it) and the score it was ordered by (the fused score in hybrid
-mode; the component's own score — BM25 or cosine — in a one-component mode).
+component did not return it), each leg's own score (``scores``: BM25, cosine; None where it
+did not return it), the score it was ordered by (the fused score in hybrid mode; the leg's
+own in a one-leg mode) and, where one means something, a ``confidence`` in [0, 1] (the fused
+score; the cosine in semantic mode; None in lexical mode, whose scores are only relative).
 
 Rules a face relies on (``resolve_mode``):
 
@@ -54,7 +68,9 @@ __all__ = [
     "MIN_SIMILARITY",
     "MODES",
     "RRF_K",
+    "SCORE_WEIGHTS",
     "SHORT_TOKENS",
+    "SILENCE_FLOOR",
     "STRATEGIES",
     "PastSemanticSearch",
     "RankedHit",
@@ -64,6 +80,7 @@ __all__ = [
     "embed_pending",
     "embed_text",
     "fuse",
+    "fuse_scores",
     "linked_to",
     "resolve_mode",
     "run_strategy",
@@ -73,6 +90,12 @@ Mode = Literal["lexical", "semantic", "hybrid"]
 MODES: tuple[str, ...] = ("lexical", "semantic", "hybrid")
 COMPONENTS = ("lexical", "semantic")  # every hit's ``ranks`` names these (+ any other used)
 RRF_K = 60
+# Score fusion's weights (lexical score over the list's best, raw cosine): chosen on the tune
+# splits of docs and conversations (0.2-0.6 for lexical measured; 0.3 best on every set).
+SCORE_WEIGHTS: tuple[tuple[str, float], ...] = (("lexical", 0.3), ("semantic", 0.7))
+# A semantic hit when no word matched needs this cosine: 200 calibration questions of random
+# tokens and invented words (eval/silence.py, none of the evaluation's) reach 0.474 at most.
+SILENCE_FLOOR = 0.5
 FUSE_DEPTH = 20  # chosen on the tune split: recall@5 0.86 (10), 0.92 (20), 0.90 (30), 0.92 (50)
 # A semantic hit below this cosine is dropped: nearest neighbours always exist, and an
 # unrelated row (MiniLM: cosine under ~0.1) must not fill a list that no word matched.
@@ -97,6 +120,9 @@ class Strategy:
 
     name: str
     components: tuple[str, ...]
+    fusion: Literal["scores", "rrf"] = "rrf"
+    # Semantic hits when the lexical leg found nothing need this cosine (0: no floor).
+    silence: float = 0.0
     rrf_k: int = RRF_K
     depth: int = FUSE_DEPTH
     min_similarity: float = MIN_SIMILARITY
@@ -120,7 +146,10 @@ class Strategy:
 STRATEGIES: dict[str, Strategy] = {
     "lexical": Strategy("lexical", ("lexical",)),
     "semantic": Strategy("semantic", ("semantic",)),
-    "hybrid": Strategy("hybrid", ("lexical", "semantic")),
+    "hybrid": Strategy("hybrid", ("lexical", "semantic"), fusion="scores",
+                       weights=SCORE_WEIGHTS, silence=SILENCE_FLOOR),
+    # The default before issue 40: reciprocal rank fusion (a library recipe, for comparison).
+    "hybrid-rrf": Strategy("hybrid-rrf", ("lexical", "semantic")),
     # Graph distance as a third list (Graphiti's recipes fuse BM25, cosine and graph distance
     # the same way). A library recipe, not a face's mode: on the evaluation's tune split it
     # gained nothing over hybrid (docs/search.md, "Levers measured").
@@ -141,17 +170,23 @@ class RankedHit:
     # A search of every version: which one this is ("status": current, superseded or
     # retired) and when it held ("valid_from", "valid_to"); None otherwise.
     held: dict[str, Any] | None = None
+    # Each leg's own score of this hit (None: that leg did not return it).
+    scores: dict[str, float | None] = field(default_factory=dict)
+    confidence: float | None = None
 
     @property
     def id(self) -> str:
         return self.hit.id
 
     def record(self) -> dict[str, Any]:
-        """``SearchHit.record()`` with ``score`` the ordering score and ``ranks`` (and, for
-        a search of every version, ``status``, ``valid_from`` and ``valid_to``)."""
+        """``SearchHit.record()`` with ``score`` the ordering score, ``ranks``, ``scores``
+        (each leg's own) and ``confidence`` (and, for a search of every version,
+        ``status``, ``valid_from`` and ``valid_to``)."""
         rec = self.hit.record()
         rec["score"] = self.score
         rec["ranks"] = dict(self.ranks)
+        rec["scores"] = {name: self.scores.get(name) for name in self.ranks}
+        rec["confidence"] = self.confidence
         if self.held is not None:
             rec.update(self.held)
         return rec
@@ -177,22 +212,58 @@ def fuse(
     """Reciprocal rank fusion of best-first lists keyed by component (a hit scores
     ``sum(weight / (rrf_k + rank))``); ties keep the order of first appearance (components in
     order, then rank). Every hit's ``ranks`` names the search components and the lists given."""
-    score: dict[str, float] = {}
-    ranks: dict[str, dict[str, int | None]] = {}
+    hits, ranks, scores = _legs(lists)
+    score = {hid: sum((weights or {}).get(name, 1.0) / (rrf_k + rank)
+                      for name, rank in ranks[hid].items() if rank is not None)
+             for hid in hits}
+    order = sorted(hits, key=lambda i: -score[i])  # sorted() is stable
+    return [RankedHit(hits[i], round(score[i], 6), ranks[i], scores=dict(scores[i]))
+            for i in order[:limit]]
+
+
+def _legs(
+    lists: dict[str, Sequence[SearchHit]],
+) -> tuple[dict[str, SearchHit], dict[str, dict[str, int | None]], dict[str, dict[str, float]]]:
+    """Each hit once (first appearance), its rank and its own score in each list."""
     hits: dict[str, SearchHit] = {}
+    ranks: dict[str, dict[str, int | None]] = {}
+    scores: dict[str, dict[str, float]] = {}
     names = list(dict.fromkeys([*COMPONENTS, *lists]))
     for name, ranked in lists.items():
-        weight = (weights or {}).get(name, 1.0)
         for rank, hit in enumerate(ranked, 1):
             if hit.id not in hits:
                 hits[hit.id] = hit
                 ranks[hit.id] = dict.fromkeys(names)
-                score[hit.id] = 0.0
+                scores[hit.id] = {}
             if ranks[hit.id][name] is None:
                 ranks[hit.id][name] = rank
-                score[hit.id] += weight / (rrf_k + rank)
-    order = sorted(hits, key=lambda i: -score[i])  # sorted() is stable
-    return [RankedHit(hits[i], round(score[i], 6), ranks[i]) for i in order[:limit]]
+                scores[hit.id][name] = hit.score
+    return hits, ranks, scores
+
+
+def fuse_scores(
+    lists: dict[str, Sequence[SearchHit]], *, limit: int, weights: dict[str, float],
+) -> list[RankedHit]:
+    """Score fusion of best-first lists: a hit scores ``sum(weight * leg score)``, the
+    semantic leg's score its cosine (clipped at 0), every other leg's its score over the
+    best of its list (so 1 for its first place). Ties keep the order of first appearance.
+    The fused score is the hit's ``confidence`` too: with weights summing to 1 it lies in
+    [0, 1], 1 for a hit first in words and identical in meaning."""
+    hits, ranks, scores = _legs(lists)
+    best = {name: max((h.score for h in ranked), default=0.0) for name, ranked in lists.items()}
+    fused: dict[str, float] = {}
+    for hid, own in scores.items():
+        total = 0.0
+        for name, value in own.items():
+            weight = weights.get(name, 1.0)
+            if name == "semantic":
+                total += weight * max(value, 0.0)
+            elif best[name] > 0:
+                total += weight * max(value, 0.0) / best[name]
+        fused[hid] = round(total, 6)
+    order = sorted(hits, key=lambda i: -fused[i])  # sorted() is stable
+    return [RankedHit(hits[i], fused[i], ranks[i], scores=dict(scores[i]),
+                      confidence=min(1.0, fused[i])) for i in order[:limit]]
 
 
 def single(name: str, ranked: Sequence[SearchHit], limit: int) -> list[RankedHit]:
@@ -201,7 +272,9 @@ def single(name: str, ranked: Sequence[SearchHit], limit: int) -> list[RankedHit
     for rank, hit in enumerate(ranked[:limit], 1):
         r: dict[str, int | None] = dict.fromkeys(COMPONENTS)
         r[name] = rank
-        out.append(RankedHit(hit, hit.score, r))
+        out.append(RankedHit(hit, hit.score, r, scores={name: hit.score},
+                             confidence=max(0.0, min(1.0, hit.score))
+                             if name == "semantic" else None))
     return out
 
 
@@ -368,6 +441,9 @@ def run_strategy(
     else:
         for name in wanted:
             found[name] = legs[name]()
+    if strategy.silence > 0 and "lexical" in found and not found["lexical"]:
+        # No word of the question is in any memory: only a close meaning may answer.
+        found["semantic"] = [h for h in found.get("semantic", ()) if h.score >= strategy.silence]
     lists: dict[str, Sequence[SearchHit]] = {name: found[name] for name in wanted}
     weights = dict(strategy.weights)
     if "graph" in strategy.components:
@@ -383,6 +459,8 @@ def run_strategy(
         if request.every_version:
             out = [dataclasses.replace(h, held=_held(versions.get(h.id))) for h in out]
         return out
+    if strategy.fusion == "scores":
+        return fuse_scores(lists, limit=request.limit, weights=weights)
     return fuse(lists, rrf_k=strategy.rrf_k, limit=request.limit, weights=weights)
 
 

@@ -433,9 +433,12 @@ def memory_get(
     "\"did we ever …?\"): one hit a node, its best-matching version, with status "
     "(current, superseded, retired), valid_from and valid_to. "
     "Returns {\"items\": [{id, kind, scope, title, snippet, score, ranks: {lexical, "
-    "semantic}}], \"truncated\": bool, \"mode\": str, \"notes\": [str]}; a rank is null "
-    "when that side did not return the node (both, in a listing without text); **word** in "
-    "a snippet marks a match."
+    "semantic}, scores: {lexical, semantic}, confidence}], \"truncated\": bool, "
+    "\"mode\": str, \"notes\": [str]}; a rank or score is null when that side did not "
+    "return the node (both, in a listing without text); confidence (0-1, null in lexical "
+    "mode) says how well the hit answers: ignore weak ones. A question whose words no memory "
+    "holds returns only hits close in meaning, often none. **word** in a snippet marks a "
+    "match."
     + _UNTRUSTED,
 )
 @_tool_errors
