@@ -28,6 +28,7 @@ lint: install
 	$(BIN)/lint-imports
 
 docs: install
+	$(BIN)/python scripts/gen_reference.py
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -q
 
 eval: install
