@@ -29,6 +29,7 @@ lint: install
 
 docs: install
 	$(BIN)/python scripts/gen_reference.py
+	$(BIN)/python scripts/screenshots.py
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -q
 
 eval: install
