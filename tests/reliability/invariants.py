@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from ryvem.adapters.sqlite import SqliteRepository
-from ryvem.domain.links import Candidate, extract_links, normalize, resolve_links, tail
+from ryvem.domain.links import Candidate, normalize, resolve_links, tail
+from ryvem.domain.redaction import stated_links
 from ryvem.domain.scopes import ScopeFilter
 
 NODE_COLS = (
@@ -125,6 +126,10 @@ def problems(
             if tl != tail(target):
                 out.append(f"link target {target!r} of {vid} stored with tail {tl!r}")
         fts_rows = c.execute("SELECT count(*) FROM nodes_fts").fetchone()[0]
+        try:
+            erased = dict(c.execute("SELECT id, erased FROM nodes WHERE erased IS NOT NULL"))
+        except sqlite3.OperationalError:  # a store from before forgetting (migration 004)
+            erased = {}
     finally:
         c.close()
     by_id = {r[0]: r for r in rows}
@@ -135,7 +140,7 @@ def problems(
         out += _acks(acks, by_id, {e[0]: e for e in edges})
     if before is not None:
         out += _nothing_lost(before, snapshot(path))
-    out += _links(rows, edges, targets)
+    out += _links(rows, edges, targets, erased)
     repo = SqliteRepository.open(path)
     try:
         out += [f"integrity: {p}" for p in repo.integrity_problems()]
@@ -260,7 +265,11 @@ def _nothing_lost(before: Snapshot, after: Snapshot) -> list[str]:
     return out
 
 
-def _links(rows: list[Any], edges: list[Any], targets: dict[str, set[str]]) -> list[str]:
+def _links(
+    rows: list[Any], edges: list[Any], targets: dict[str, set[str]], erased: dict[str, Any]
+) -> list[str]:
+    """Each current version's stored targets and ``links`` edges agree with the links its
+    text states, read as the product reads it (a redacted one past its markers)."""
     out: list[str] = []
     current = [r for r in rows if r[9] is None]
     live = {r[1] for r in current}
@@ -274,7 +283,7 @@ def _links(rows: list[Any], edges: list[Any], targets: dict[str, set[str]]) -> l
         if rel == "links" and vt is None and src in live:
             have[src].add((dst, data))  # an edge to a retired node is a broken link too
     for r in current:
-        links = extract_links(r[6], r[4], json.loads(r[7]))
+        links = stated_links(r[6], r[4], json.loads(r[7]), erased.get(r[0]))
         found = [link.target for link in links]
         if set(found) != targets.get(r[0], set()):
             out.append(f"{r[0]}: stored link targets {sorted(targets.get(r[0], ()))} "

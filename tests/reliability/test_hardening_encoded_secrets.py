@@ -15,6 +15,9 @@ from urllib.parse import unquote
 
 import pytest
 
+from reliability.invariants import problems
+from ryvem.adapters.sqlite.repository import SqliteRepository
+from ryvem.domain.redaction import links_of
 from support.cli import Cli
 
 SECRET = "tok-pctsecret-998877"
@@ -105,3 +108,46 @@ def test_a_page_exported_before_a_redaction_is_named_when_it_holds_the_text_in_a
     assert f"warning: {page} was exported before this redaction and still holds the text" in r.err
     cli.ok("export")
     assert "warning" not in cli.ok("redact", SECRET, "--all-scopes").err  # the new page is clean
+
+
+@pytest.mark.parametrize("body", [
+    "only [x](TOK%2DPCTSECRET%2D998877.md) encoded",
+    "see [[Tok-PctSecret-998877|the token]] here",
+    "both [a](<TOK-PCTSECRET-998877.md#part>) and [[TOK-pctsecret-998877#h]]",
+])
+def test_a_link_written_in_another_case_is_redacted_in_the_body_as_in_its_stored_target(
+    cli: Cli, tmp_path: Path, body: str,
+) -> None:
+    """A link target is compared case-folded, so ``[x](TOK%2DPCTSECRET….md)`` links to
+    ``tok-pctsecret-…``: the stored target held the secret. The redaction rewrote that target
+    but left the body's link as written, so the body stated a link the store no longer had
+    (and a re-reading of the body brought the secret back)."""
+    cli.ok("put", "page", "--key", "src", "--title", "src", "--body", body)
+    r = cli.ok("redact", SECRET, "--all-scopes")
+    assert "redacted 1 version" in r.out
+    got = cli.json("get", "page/src")
+    assert got["erased"] == "redacted" and "[redacted]" in got["body"]
+    assert SECRET not in every_reading(got["body"].casefold())
+    store = tmp_path / "data" / "dev.db"
+    assert problems(store) == []
+    repo = SqliteRepository.open(store)
+    try:
+        version = repo.get_version(got["id"])
+        assert version is not None
+        assert all(SECRET not in link.target for link in links_of(version))
+    finally:
+        repo.close()
+    assert cli.json("redact", SECRET, "--all-scopes")["versions"] == 0  # nothing left
+
+
+def test_a_title_spelled_with_an_entity_does_not_keep_warning_about_an_earlier_export(
+    cli: Cli, tmp_path: Path,
+) -> None:
+    """The page shows titles as text (``&#45;`` stays ``&#45;``), so a title spelled so does
+    not hold the secret in the page, and a redaction (which matches titles as written) finds
+    nothing there: it used to warn, on every rerun, that the page still held the text."""
+    cli.ok("put", "page", "--key", "s", "--title", "tok&#45;pctsecret-998877", "--body", "plain")
+    cli.ok("export")
+    r = cli.ok("redact", SECRET, "--all-scopes")
+    assert "nothing in any scope holds that text" in r.out
+    assert "warning" not in r.err

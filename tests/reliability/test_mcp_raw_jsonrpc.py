@@ -30,6 +30,11 @@ METHODS = ["tools/call", "tools/list", "ping", "resources/list", "prompts/list",
            "no/such/method", "completion/complete"]
 
 
+def _long_int(text: str) -> int | str:
+    """An integer as JSON writes it; one longer than Python reads, as its digits."""
+    return text if len(text.lstrip("-")) > 4300 else int(text)
+
+
 class RawServer:
     """One ``ryvem-mcp`` process and a line reader with a deadline."""
 
@@ -65,7 +70,7 @@ class RawServer:
                 return None
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        answer: dict[str, Any] = json.loads(line)
+        answer: dict[str, Any] = json.loads(line, parse_int=_long_int)
         return answer
 
     def answer_to(self, request_id: object, timeout: float = 20.0) -> dict[str, Any]:
@@ -166,6 +171,49 @@ def test_a_request_that_is_not_valid_json_rpc_gets_an_error_under_its_id(
         assert "error" in server.answer_to(n)
 
 
+@pytest.mark.parametrize("method", ["tools/call", "ping", "tools/list"])
+def test_a_request_whose_own_id_is_too_long_to_read_gets_an_error_under_that_id(
+    server: RawServer, method: str,
+) -> None:
+    """The SDK's parser refuses an integer of over 4,300 digits, the id included, and dropped
+    the line: the host waited for ever. The wire answers it under the id as written."""
+    long_id = "7" * 5000
+    server.send(b'{"jsonrpc":"2.0","id":%s,"method":"%s","params":{"name":"memory_get",'
+                b'"arguments":{"ref":"task/x"}}}' % (long_id.encode(), method.encode()))
+    answer = server.answer_to(long_id)
+    assert answer["error"]["code"] == -32600
+    assert "4,300 digits" in answer["error"]["message"]
+    ok = server.call(73, "memory_write", {"kind": "task", "title": "after a long id"})
+    assert ok["result"]["isError"] is False
+
+
+def test_replies_pass_the_wire_in_order_and_the_server_ends_promptly_when_stdin_closes(
+    tmp_path: Path,
+) -> None:
+    """ryvem-mcp's replies pass through the wire's stdout pump: a burst of calls gets every
+    answer, whole, and closing stdin ends the process at once (the SDK holds a copy of
+    stdout, so a pump waiting for the pipe to end kept it alive for ten seconds)."""
+    s = RawServer(tmp_path / "data")
+    try:
+        s.handshake()
+        for n in range(40):
+            s.send_json({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
+                "name": "memory_write", "arguments": {"kind": "task", "title": f"t{n}"}}})
+        seen: set[object] = set()
+        while len(seen) < 40 and (answer := s.read(20)) is not None:
+            assert answer["result"]["isError"] is False
+            seen.add(answer["id"])
+        assert seen == set(range(40))
+        assert s.proc.stdin is not None and s.proc.stdout is not None
+        s.proc.stdin.close()
+        started = time.monotonic()
+        assert s.proc.wait(timeout=20) == 0
+        assert time.monotonic() - started < 5
+        assert s.proc.stdout.read() == b""
+    finally:
+        s.close()
+
+
 def test_each_request_of_a_batch_gets_an_error_under_its_own_id(server: RawServer) -> None:
     """MCP reads no JSON-RPC batch (dropped in its 2025-06-18 revision) and the SDK drops the
     line: each request in one is answered, saying batches are not read."""
@@ -206,13 +254,13 @@ def _encode(value: Any) -> str:
     return text
 
 
-def _random_line(rng: random.Random, request_id: int) -> tuple[bytes, bool]:
-    """One message, and whether it carries an id a reply must name."""
+def _random_line(rng: random.Random, request_id: int) -> tuple[bytes, object]:
+    """One message, and the id a reply must name (None: it carries none)."""
     roll = rng.random()
     if roll < 0.04:
-        return rng.choice([b"not json", b"{", b"\xff\xfe", b'{"a": 1', b"", b"   "]), False
+        return rng.choice([b"not json", b"{", b"\xff\xfe", b'{"a": 1', b"", b"   "]), None
     if roll < 0.08:
-        return _encode({"jsonrpc": "2.0", "method": "notifications/x"}).encode(), False
+        return _encode({"jsonrpc": "2.0", "method": "notifications/x"}).encode(), None
     method = rng.choice(METHODS) if roll < 0.4 else "tools/call"
     params: Any = {"name": rng.choice(TOOLS), "arguments": _random_value(rng)}
     if roll < 0.25:
@@ -220,19 +268,23 @@ def _random_line(rng: random.Random, request_id: int) -> tuple[bytes, bool]:
     message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
     if rng.random() < 0.05:
         del message["jsonrpc"]
-    return _encode(message).encode(), True
+    if rng.random() < 0.02:  # an id too long for the SDK's parser: the wire answers it
+        long_id = f"{request_id}{'0' * 4400}"
+        return _encode(message).replace(
+            f'"id": {request_id},', f'"id": {long_id},', 1).encode(), long_id
+    return _encode(message).encode(), request_id
 
 
 def test_a_thousand_random_messages_each_get_an_answer_and_the_server_stays_up(
     server: RawServer,
 ) -> None:
     rng = random.Random(39)
-    expected: list[int] = []
+    expected: list[object] = []
     for n in range(1_000):
-        line, answered = _random_line(rng, n)
+        line, request_id = _random_line(rng, n)
         server.send(line)
-        if answered:
-            expected.append(n)
+        if request_id is not None:
+            expected.append(request_id)
         if n % 50 == 49:  # in batches, so a slow call cannot fill the pipe
             _collect(server, expected)
     _collect(server, expected)
@@ -241,11 +293,11 @@ def test_a_thousand_random_messages_each_get_an_answer_and_the_server_stays_up(
     assert server.proc.poll() is None
 
 
-def _collect(server: RawServer, expected: list[int]) -> None:
+def _collect(server: RawServer, expected: list[object]) -> None:
     waiting = set(expected)
     while waiting:
         answer = server.read(30.0)
-        assert answer is not None, f"no answer to requests {sorted(waiting)[:10]}"
+        assert answer is not None, f"no answer to requests {sorted(map(str, waiting))[:10]}"
         assert "result" in answer or "error" in answer, answer
         waiting.discard(answer.get("id"))
     expected.clear()

@@ -15,6 +15,7 @@ from ryvem.domain.redaction import (
     purge_version,
     redact_body,
     redact_data,
+    redact_link_targets,
     redact_text,
     redact_version,
     skeleton_part,
@@ -222,3 +223,18 @@ def test_the_page_forms_of_a_text_are_its_html_escapes() -> None:
     assert html_forms("a<b>&\"c'") == {
         "a<b>&\"c'", "a&lt;b&gt;&amp;\"c'", "a&lt;b&gt;&amp;&quot;c'",
         "a&lt;b&gt;&amp;&quot;c&#x27;"}
+
+
+def test_a_link_target_that_holds_the_text_once_case_folded_is_redacted_where_written() -> None:
+    body = ("a [[Straße-Secret-1234|alias]] and [b](STRASSE%2DSECRET-1234.md#h) "
+            "but Straße-Secret-1234")
+    out, n = redact_link_targets(body, None, "strasse-secret-1234")
+    assert out == "a [[[redacted]|alias]] and [b]([redacted].md#h) but Straße-Secret-1234"
+    assert n == 2
+    assert redact_link_targets("no [[Other]] link", None, "strasse-secret-1234") == (
+        "no [[Other]] link", 0)
+
+
+def test_a_link_in_code_is_not_a_link_so_its_case_is_kept() -> None:
+    body = "`[[Straße-Secret-1234]]`"
+    assert redact_link_targets(body, None, "strasse-secret-1234") == (body, 0)

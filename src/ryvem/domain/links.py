@@ -65,6 +65,7 @@ __all__ = [
     "spelling",
     "split_anchor",
     "tail",
+    "target_spans",
 ]
 
 ASSET_EXTENSIONS = frozenset({
@@ -115,7 +116,8 @@ def tail(normalized: str) -> str:
 
 
 def _strip_code(body: str) -> str:
-    """Blank out fenced/indented code blocks and inline code spans, keeping line numbers."""
+    """Blank out fenced/indented code blocks and inline code spans with spaces, keeping
+    every character's position (so a link found in the result is where it is in ``body``)."""
     if not _MAY_HOLD_CODE.search(body):
         return body
     lines = body.split("\n")
@@ -123,7 +125,7 @@ def _strip_code(body: str) -> str:
         if tok.type in ("fence", "code_block") and tok.map:
             start, end = tok.map
             for i in range(start, min(end, len(lines))):
-                lines[i] = ""
+                lines[i] = " " * len(lines[i])
     text = "\n".join(lines)
     return _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), text)
 
@@ -226,6 +228,48 @@ def _data_links(
                         yield name, found[0], found[1]
 
 
+@dataclass(frozen=True, slots=True)
+class _Ref:
+    """A link as written in a body: ``body[start:end]`` is its target as written (a wiki
+    link's inside, a markdown link's destination, which is percent-encoded)."""
+
+    at: int  # where the whole link starts: file order
+    start: int
+    end: int
+    page: str
+    anchor: str | None
+    percent: bool
+
+
+def _body_refs(body: str, source_key: str | None) -> list[_Ref]:
+    """Each link in ``body`` outside code, in file order."""
+    if "[" not in body:
+        return []
+    text = _strip_code(body)
+    found: list[_Ref] = []
+    for m in _WIKI.finditer(text):
+        wiki = _wikilink_target(m.group(1), source_key)
+        if wiki is not None:
+            found.append(_Ref(m.start(), *m.span(1), *wiki, percent=False))
+    for m in _MDLINK.finditer(text):
+        group = 1 if m.group(1) is not None else 2
+        md = _mdlink_target(m.group(group) or "", source_key)
+        if md is not None:
+            found.append(_Ref(m.start(), *m.span(group), *md, percent=True))
+    found.sort(key=lambda ref: ref.at)
+    return found
+
+
+def target_spans(
+    body: str, source_key: str | None = None
+) -> list[tuple[int, int, str, bool]]:
+    """(start, end, normalised target, percent-encoded?) of each link
+    :func:`extract_links` reads in ``body``, where its target is written: what a redaction
+    rewrites when a target holds a text only once normalised (``[x](TOK%2DSECRET.md)``
+    links to ``tok-secret``)."""
+    return [(r.start, r.end, normalize(r.page), r.percent) for r in _body_refs(body, source_key)]
+
+
 def extract_links(
     body: str, source_key: str | None = None, data: Mapping[str, Any] | None = None
 ) -> list[Link]:
@@ -238,19 +282,7 @@ def extract_links(
     raw: list[tuple[str, str | None, str | None]] = [
         (page, anchor, name) for name, page, anchor in _data_links(data or {}, source_key)
     ]
-    if "[" in body:
-        text = _strip_code(body)
-        found: list[tuple[int, tuple[str, str | None]]] = []
-        for m in _WIKI.finditer(text):
-            wiki = _wikilink_target(m.group(1), source_key)
-            if wiki is not None:
-                found.append((m.start(), wiki))
-        for m in _MDLINK.finditer(text):
-            md = _mdlink_target(m.group(1) or m.group(2) or "", source_key)
-            if md is not None:
-                found.append((m.start(), md))
-        found.sort(key=lambda f: f[0])
-        raw += [(page, anchor, None) for _, (page, anchor) in found]
+    raw += [(ref.page, ref.anchor, None) for ref in _body_refs(body, source_key)]
     out: list[Link] = []
     seen: set[str] = set()
     self_key = normalize(source_key) if source_key else None

@@ -8,6 +8,10 @@ never the skeleton (id, entity, kind, key, scope, window, supersede chain):
   values and object keys at any depth; a number whose JSON form holds TEXT becomes the
   string ``[redacted]``), and in its link targets, which are derived again
   from the redacted body and data (:func:`redact_version`); in an edge, in its data's strings.
+  A link whose target holds TEXT only once normalised (written in another case:
+  ``[[Tok-Secret]]`` links to ``tok-secret``) has that part of its written target redacted
+  too (:func:`redact_link_targets`), so the body never states a link the stored targets
+  lack.
   In a body, TEXT is also matched in every spelling the product decodes — a percent-encoded
   link target, an HTML entity or a backslash escape the export's renderer decodes
   (:mod:`ryvem.domain.spellings`) — and each such span becomes ``[redacted]`` whole
@@ -26,9 +30,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ryvem.domain.links import Link, extract_links, normalize
+from ryvem.domain.links import Link, extract_links, normalize, target_spans
 from ryvem.domain.model import Edge, NodeVersion
-from ryvem.domain.spellings import spelled_spans
+from ryvem.domain.spellings import folded_spans, spelled_spans
 from ryvem.errors import InvalidInput
 
 __all__ = [
@@ -44,10 +48,12 @@ __all__ = [
     "redact_body",
     "redact_data",
     "redact_edge_data",
+    "redact_link_targets",
     "redact_text",
     "redact_version",
     "redacted_further",
     "skeleton_part",
+    "stated_links",
 ]
 
 REDACTED = "[redacted]"
@@ -125,15 +131,73 @@ def redact_body(body: str, text: str) -> tuple[str, int]:
     until no reading holds it: a marker next to original characters could spell it again."""
     body, count = redact_text(body, text)
     while spans := spelled_spans(body, text):
-        pieces: list[str] = []
-        last = 0
-        for start, end in spans:
-            pieces += [body[last:start], REDACTED]
-            last = end
-        body = "".join([*pieces, body[last:]])
+        body = _replace_spans(body, spans)
         again, n = redact_text(body, text)
         body, count = again, count + len(spans) + n
     return body, count
+
+
+def _replace_spans(value: str, spans: list[tuple[int, int]]) -> str:
+    """``value`` with each (sorted, disjoint) span replaced by ``[redacted]``."""
+    pieces: list[str] = []
+    last = 0
+    for start, end in spans:
+        pieces += [value[last:start], REDACTED]
+        last = end
+    return "".join([*pieces, value[last:]])
+
+
+def redact_link_targets(body: str, key: str | None, text: str) -> tuple[str, int]:
+    """``body`` with ``text`` redacted inside every link whose *normalised* target holds it
+    (written in another case, ``[x](TOK%2DSECRET.md)`` or ``[[Tok-Secret]]``, such a link
+    points at a target holding ``text``: the store keeps targets in that form), and how
+    many. Only the part of the written target that folds to ``text`` goes; after two
+    rounds a target still holding it (a marker beside its neighbours could spell it) goes
+    whole. Text outside links keeps its case: a redaction matches it as written."""
+    count = 0
+    for round_ in range(3):
+        spans: list[tuple[int, int]] = []
+        for start, end, target, percent in target_spans(body, key):
+            if text in target:
+                inner = folded_spans(body[start:end], text, percent=percent)
+                if round_ == 2 or not inner:  # not found as folded (NFC): the whole target
+                    inner = [(0, end - start)]
+                spans += [(start + s, start + e) for s, e in _merged(inner)]
+        if not spans:
+            break
+        body = _replace_spans(body, sorted(spans))
+        count += len(spans)
+    return body, count
+
+
+def _redact_data_links(
+    data: dict[str, Any], key: str | None, text: str
+) -> tuple[dict[str, Any], int]:
+    """:func:`redact_link_targets` in the data's top-level strings and lists of strings,
+    where a node's data holds links (``ryvem.domain.links``)."""
+    total = 0
+
+    def one(item: Any) -> Any:
+        nonlocal total
+        if not isinstance(item, str) or "[[" not in item:
+            return item
+        new, n = redact_link_targets(item, key, text)
+        total += n
+        return new
+
+    out = {name: [one(i) for i in value] if isinstance(value, list) else one(value)
+           for name, value in data.items()}
+    return (out, total) if total else (data, 0)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
 
 
 # What stands for the marker while a redacted version's links are read: "[redacted]" inside
@@ -150,6 +214,17 @@ def _redacted_links(body: str, key: str | None, data: dict[str, Any]) -> list[Li
     return [link for link in read if _IN_LINKS not in link.target]
 
 
+def stated_links(
+    body: str, key: str | None, data: dict[str, Any], erased: Erasure | None
+) -> list[Link]:
+    """:func:`links_of` for a version's parts (a checker reading rows, not versions)."""
+    if erased == "purged":
+        return []
+    if erased == "redacted":
+        return _redacted_links(body, key, data)
+    return extract_links(body, key, data)
+
+
 def links_of(v: NodeVersion) -> list[Link]:
     """The links a stored version's text states: a purged one none, a redacted one read past
     its markers (a link whose target was redacted is gone, one whose alias was keeps its
@@ -157,11 +232,7 @@ def links_of(v: NodeVersion) -> list[Link]:
     of a stored version's links goes through here, so a later re-reading agrees with what the
     redaction stored (a sweep found "[[[redacted]]]" linked to a page "redacted" once one
     existed)."""
-    if v.erased == "purged":
-        return []
-    if v.erased == "redacted":
-        return _redacted_links(v.body, v.key, v.data)
-    return extract_links(v.body, v.key, v.data)
+    return stated_links(v.body, v.key, v.data, v.erased)
 
 
 def redact_data(value: Any, text: str, marker: str = REDACTED) -> tuple[Any, int]:
@@ -228,7 +299,11 @@ def redact_version(
     """
     title, n_title = redact_text(v.title, text)
     body, n_body = redact_body(v.body, text)
+    body, n_links = redact_link_targets(body, v.key, text)
+    n_body += n_links
     data, n_data = redact_data(v.data, text)
+    data, n_data_links = _redact_data_links(data, v.key, text)
+    n_data += n_data_links
     reason, n_reason = (None, 0) if v.retired_reason is None else redact_text(
         v.retired_reason, text
     )

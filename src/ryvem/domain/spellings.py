@@ -29,7 +29,7 @@ from urllib.parse import unquote
 
 from markdown_it.common.utils import UNESCAPE_ALL_RE, replaceEntityPattern
 
-__all__ = ["DECODING_MARKS", "html_forms", "reads_as", "spelled_spans"]
+__all__ = ["DECODING_MARKS", "folded_spans", "html_forms", "reads_as", "spelled_spans"]
 
 DECODING_MARKS = ("&", "%", "\\")
 """What every encoded spelling holds: an entity's ``&``, a percent escape's ``%``, a
@@ -129,6 +129,29 @@ def spelled_spans(body: str, text: str) -> list[Span]:
         else:
             merged.append((start, end))
     return merged
+
+
+def _fold(view: _View) -> _View:
+    """``view`` case-folded, each folded character mapped to the source it came from."""
+    text, where = view
+    out: list[str] = []
+    spans: list[Span] = []
+    for ch, span in zip(text, where, strict=True):
+        folded = ch.casefold()
+        out.append(folded)
+        spans.extend([span] * len(folded))
+    return "".join(out), spans
+
+
+def folded_spans(written: str, text: str, *, percent: bool) -> list[Span]:
+    """The spans of a link target as ``written`` whose comparison form — percent-decoded
+    when ``percent`` (a markdown link's destination), then case-folded, as
+    :func:`ryvem.domain.links.normalize` compares targets — holds ``text``; ``[]`` when it
+    does not (``TOK%2DSECRET`` holds ``tok-secret``: the whole of it)."""
+    view: _View = (written, [(i, i + 1) for i in range(len(written))])
+    if percent:
+        view = _decode(view, 1)
+    return sorted(set(_found(text, _fold(view))))
 
 
 def html_forms(text: str) -> set[str]:

@@ -90,36 +90,35 @@ def written_forms(text: str) -> list[bytes]:
     return sorted(f.encode("utf-8") for f in shown | inside)
 
 
-_JSON_BLOCK = re.compile(rb'<script type="application/json" id="ryvem-[a-z0-9]+">(.*?)</script>',
-                         re.DOTALL)
+_BODY_BLOCK = re.compile(
+    rb'<script type="application/json" id="ryvem-b[0-9]+">(.*?)</script>', re.DOTALL)
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
+def _rendered_bodies(value: Any) -> Iterator[str]:
+    """The rendered bodies of one body block (each item a body's HTML, or [HTML, data
+    summary]): the only strings the page hands the browser as markup (``innerHTML``), so the
+    only ones it decodes. Titles, keys and data summaries are set as text, shown as written."""
+    for item in value if isinstance(value, list) else ():
+        html = item[0] if isinstance(item, list) and item else item
+        if isinstance(html, str):
+            yield html
 
 
 def page_holds_text(data: bytes, text: str) -> bool:
     """Whether a page ryvem exported holds ``text`` in a form anyone reading it gets back:
-    as the page writes it (:func:`written_forms`), or encoded in a body or title the page
-    decodes (a percent-encoded link target the browser follows, an entity the renderer
-    decodes: :func:`ryvem.domain.spellings.reads_as`). What a redaction looks for in pages
-    exported before it."""
+    as the page writes it (:func:`written_forms`), or encoded in a rendered body the browser
+    decodes (an entity, a percent-encoded link target it follows:
+    :func:`ryvem.domain.spellings.reads_as`). What a redaction looks for in pages exported
+    before it. A title spelled ``tok&#45;secret`` is shown as written, so it does not hold
+    ``tok-secret`` (and a redaction, which matches titles literally, leaves it)."""
     if any(form in data for form in written_forms(text)):
         return True
-    for block in _JSON_BLOCK.finditer(data):
+    for block in _BODY_BLOCK.finditer(data):
         try:
             value = json.loads(block.group(1))
         except ValueError:
             continue
-        if any(reads_as(s, text) for s in _strings(value)):
+        if any(reads_as(html, text) for html in _rendered_bodies(value)):
             return True
     return False
 

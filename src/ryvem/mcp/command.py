@@ -18,7 +18,7 @@ from ryvem.backends import BACKEND_NAMES, open_session
 from ryvem.domain.validation import one_line
 from ryvem.errors import RyvemError
 from ryvem.mcp.server import build_server, warm_after_handshake
-from ryvem.mcp.wire import guard_stdin
+from ryvem.mcp.wire import guard_stdin, guard_stdout
 
 __all__ = ["main", "parse"]
 
@@ -119,6 +119,7 @@ def serve(*, export_folder: str | None, allow_purge: bool) -> None:
         print(f"error: {one_line(e.message)}", file=sys.stderr)
         sys.exit(e.exit_code)
     session.start_background_embedding()  # the server is long-lived: writes never embed
+    end_stdout = guard_stdout()  # the wire answers what the SDK cannot (ryvem.mcp.wire)
     try:
         server = build_server(session, export_folder=export_folder, allow_purge=allow_purge)
         server.middleware.append(warm_after_handshake(session))
@@ -128,3 +129,4 @@ def serve(*, export_folder: str | None, allow_purge: bool) -> None:
         pass
     finally:
         session.close()
+        end_stdout()  # every reply written has reached the host before the process ends

@@ -32,14 +32,23 @@ becomes one such request per element with an id, the method :data:`INVALID_BATCH
 id gets an error that says why. A line
 that is not JSON, not UTF-8, or has no id a reply could name passes unchanged: the SDK reads
 nothing it can answer, logs it, and the server goes on with the next line.
+
+One request the SDK can never answer: one whose own id is an integer of over 4,300 digits
+(its parser refuses the id itself, so no message it could write names it). The wire answers
+it itself (:func:`unnamed_reply`: an Invalid Request error under the id exactly as written),
+through :func:`guard_stdout`, which puts a pump between the SDK's writer and the process's
+stdout so that the wire's line and the SDK's never cut into each other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +56,10 @@ from mcp import types
 
 from ryvem.domain.validation import MAX_DATA_DEPTH
 
-__all__ = ["INVALID_BATCH", "INVALID_REQUEST", "REFUSED", "WIRE_DEPTH", "guard_stdin", "repair"]
+__all__ = [
+    "INVALID_BATCH", "INVALID_REQUEST", "REFUSED", "WIRE_DEPTH", "guard_stdin", "guard_stdout",
+    "repair", "unnamed_reply",
+]
 
 REFUSED = "__ryvem_refused__"  # the argument a repaired tools/call carries
 INVALID_REQUEST = "ryvem/invalid-request"  # the method a request the SDK cannot read becomes
@@ -66,13 +78,13 @@ _VERBS = {_NOT_UNICODE: ("contains", "contain"), _TOO_DEEP: ("is", "are"),
 
 @dataclass(frozen=True, slots=True)
 class _LongInt:
-    """An integer literal too long for ``int()``, kept as its length."""
+    """An integer literal too long for ``int()``, kept as written."""
 
-    digits: int
+    text: str
 
 
 def _read_int(text: str) -> int | _LongInt:
-    return _LongInt(len(text)) if len(text.lstrip("-")) > MAX_INT_DIGITS else int(text)
+    return _LongInt(text) if len(text.lstrip("-")) > MAX_INT_DIGITS else int(text)
 
 
 def _problems(value: Any, depth: int = 1) -> set[str]:
@@ -207,10 +219,90 @@ def _unreadable_call(line: bytes) -> bytes:
     return json.dumps(reply).encode("utf-8") + b"\n"
 
 
+_LONG_ID = re.compile(rb"-?\d{%d}" % (MAX_INT_DIGITS + 1))
+
+
+def unnamed_reply(line: bytes) -> bytes | None:
+    """The error a request gets whose own id is an integer too long for the SDK to read (it
+    drops the line: no reply it writes could name the id), under that id as written; None
+    for any other line. Cheap for an ordinary line: only one holding such a run of digits
+    is parsed."""
+    if not _LONG_ID.search(line):
+        return None
+    try:
+        message = json.loads(line, parse_int=_read_int)
+    except (ValueError, RecursionError):
+        return None
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if not isinstance(request_id, _LongInt):
+        return None
+    error = json.dumps({"code": types.INVALID_REQUEST, "message": (
+        f"Invalid Request: the id is {_TOO_LONG}; use a shorter id")})
+    return (f'{{"jsonrpc":"2.0","id":{request_id.text},"error":{error}}}\n').encode("ascii")
+
+
+# Where the wire's own answers go: the stdout pump's (see guard_stdout), else nowhere.
+_answer: Callable[[bytes], None] | None = None
+
+
+_END = b"\x00ryvem-wire-end\x00\n"  # never a line the SDK writes (JSON escapes NUL)
+
+
+def guard_stdout() -> Callable[[], None]:
+    """Write fd 1 through a pump: fd 1 becomes a pipe the SDK writes into, and a thread
+    passes each whole line on to the real stdout under a lock, so a reply of the wire's own
+    (:func:`unnamed_reply`) goes out between two of the SDK's, never inside one. Returns the
+    function that ends it, once the server has stopped writing: it flushes ``sys.stdout``,
+    sends the pump a last line of its own (the SDK keeps a copy of fd 1 open, so the pipe
+    never ends by itself), waits until every line before it has passed, and puts the real
+    stdout back on fd 1. Call before :func:`guard_stdin` and before the server starts."""
+    global _answer
+    sys.stdout.flush()
+    real = os.dup(1)
+    read_end, write_end = os.pipe()
+    os.dup2(write_end, 1)
+    lock = threading.Lock()
+
+    def send(line: bytes) -> None:
+        with lock:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(real, view):]
+
+    def pump() -> None:
+        with open(read_end, "rb") as piped:
+            try:
+                for line in piped:
+                    if line == _END:
+                        return
+                    send(line)
+            except OSError:  # the host closed our stdout: nothing more can reach it
+                return
+
+    thread = threading.Thread(target=pump, name="ryvem-stdout", daemon=True)
+    thread.start()
+    _answer = send
+
+    def end() -> None:
+        with contextlib.suppress(OSError, ValueError):  # closed, or its reader gone
+            sys.stdout.flush()
+        if thread.is_alive():
+            os.set_blocking(write_end, False)  # a pump that stopped reading cannot hang us
+            with contextlib.suppress(OSError):
+                os.write(write_end, _END)
+            thread.join(timeout=10)
+        os.dup2(real, 1)
+        os.close(write_end)
+
+    return end
+
+
 def guard_stdin() -> None:
     """Read fd 0 through :func:`repair`: fd 0 becomes a pipe that a daemon thread fills from
     the real stdin, line by line, and closes at its end (so the server sees the same EOF).
-    Call before the server starts reading."""
+    A request only the wire can answer (:func:`unnamed_reply`) is answered through
+    :func:`guard_stdout` when it guards stdout, and not passed on. Call before the server
+    starts reading."""
     source = os.dup(0)
     read_end, write_end = os.pipe()
     os.dup2(read_end, 0)
@@ -220,6 +312,10 @@ def guard_stdin() -> None:
         with open(source, "rb") as wire, open(write_end, "wb") as out:
             try:
                 for line in wire:  # a line as soon as its newline arrives
+                    reply = unnamed_reply(line) if _answer is not None else None
+                    if reply is not None and _answer is not None:
+                        _answer(reply)
+                        continue
                     out.write(repair(line))
                     out.flush()
             except OSError:  # the server closed its end: nothing left to pass on
