@@ -4,6 +4,7 @@ today, and each names every verb, option, tool, argument and public error of the
 from __future__ import annotations
 
 import inspect
+import re
 import runpy
 from pathlib import Path
 from typing import Any
@@ -63,3 +64,18 @@ def test_every_public_error_appears_in_the_errors_reference_with_its_exit_code()
     assert errors.InvalidInput in classes and errors.StoreDamaged in classes
     for cls in classes:
         assert f"| `{cls.__name__}` | `{cls.__bases__[0].__name__}` | {cls.exit_code} |" in text
+
+
+def test_the_library_reference_renders_every_public_name_of_ryvem_from_its_docstrings() -> None:
+    """mkdocstrings renders what the ``:::`` lines name: ryvem's public functions and the
+    error module (whose ``__all__`` is every public error)."""
+    import ryvem
+
+    text = (ROOT / "docs/reference/library.md").read_text()
+    directives = set(re.findall(r"^::: (\S+)$", text, re.MULTILINE))
+    assert "ryvem.errors" in directives
+    for name in ryvem.__all__:
+        if name.startswith("__"):
+            continue
+        obj = getattr(ryvem, name)
+        assert f"{obj.__module__}.{name}" in directives, name
