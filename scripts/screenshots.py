@@ -34,22 +34,24 @@ def demo_store(db: Path) -> tuple[Any, str]:
     session = ryvem.open_session(db=str(db))
     svc = session.service("board:shop-api")
     svc.write("decision", "Keep sessions in Redis", key="session-store",
-              body="Sessions live in Redis so every web node sees them.")
+              body="Sessions live in Redis so every web node sees them.", valid_from="2026-11-02")
     svc.write("business-rule", "Carts expire after 30 days", key="cart-ttl",
-              body="A cart untouched for **30 days** is emptied.")
+              body="A cart untouched for **30 days** is emptied.", valid_from="2026-11-03")
     svc.write("codebase-map", "Checkout flow", key="checkout",
-              body="`api/checkout.py` → [[payments]] → [[cart-ttl]].")
-    svc.write("codebase-map", "Payments", key="payments", body="Stripe, through [[checkout]].")
+              body="`api/checkout.py` → [[payments]] → [[cart-ttl]].", valid_from="2026-11-04")
+    svc.write("codebase-map", "Payments", key="payments", body="Stripe, through [[checkout]].",
+              valid_from="2026-11-05")
     current = svc.write("decision", "Keep sessions in signed cookies", key="session-store",
                         body="Redis was overkill for [[checkout]]: cookies, signed, 4 KB max.",
-                        data={"status": "accepted", "owner": "ana"})
+                        data={"status": "accepted", "owner": "ana"}, valid_from="2026-11-16")
     svc.write("task", "Move sessions to cookies", key="cookies",
-              body="Implements [[session-store]]; see [[checkout]].")
-    svc.write("task", "Drop the Redis cluster", key="drop-redis", body="After [[cookies]].")
-    svc.link("task/cookies", "decision/session-store", rel="implements")
-    svc.link("task/drop-redis", "task/cookies", rel="depends-on")
+              body="Implements [[session-store]]; see [[checkout]].", valid_from="2026-11-17")
+    svc.write("task", "Drop the Redis cluster", key="drop-redis", body="After [[cookies]].",
+              valid_from="2026-11-20")
+    svc.link("task/cookies", "decision/session-store", rel="implements", valid_from="2026-11-17")
+    svc.link("task/drop-redis", "task/cookies", rel="depends-on", valid_from="2026-11-20")
     svc.write("review", "Review of the cookie move", key="review-1",
-              body="Looks right; [[cookies]] needs a size check.")
+              body="Looks right; [[cookies]] needs a size check.", valid_from="2026-11-23")
     return session, current.id
 
 
