@@ -28,6 +28,8 @@ lint: install
 	$(BIN)/lint-imports
 
 docs: install
+	$(BIN)/python scripts/gen_reference.py
+	$(BIN)/python scripts/screenshots.py
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -q
 
 eval: install

@@ -1,7 +1,7 @@
 """ryvem — a memory graph for coding agents.
 
 Typed nodes and typed edges on two axes, structure and time. Start with
-:func:`ryvem.open_session` (the README's library section)::
+:func:`ryvem.open_session` (docs/reference/library.md)::
 
     import ryvem
 

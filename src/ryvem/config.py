@@ -4,7 +4,8 @@
 connection) and how the process behaves (embedding on or off, the MCP export folder, debug
 tracebacks). It imports nothing from ryvem but :mod:`ryvem.errors`; the composition root
 (:mod:`ryvem.backends`) builds from it. Adding a variable: a field here, read in
-:meth:`Settings.from_env`, and a line in the README's environment table.
+:meth:`Settings.from_env`, and a line where the docs list the
+environment (docs/guides/mcp.md, docs/guides/neo4j.md).
 """
 
 from __future__ import annotations

@@ -540,7 +540,7 @@ class Service:
         allow_closed: bool = False,
         strict: bool = False,
     ) -> NodeVersion:
-        """A node version named by id, ``KIND/KEY`` or a bare key (see the README).
+        """A node version named by id, ``KIND/KEY`` or a bare key (docs/reference/conventions.md).
 
         With ``as_of`` the version valid then (valid time); otherwise the current one. With
         ``known_at`` only what ryvem had recorded by then (system time), shown as it was

@@ -1,6 +1,6 @@
 """Search text → a structured query that no backend can mistake for syntax.
 
-Supported syntax (documented in the README):
+Supported syntax (documented in docs/guides/search.md):
 
 * words are OR-ed and ranked: ``cache invalidation`` finds rows holding either word, rows
   holding more of the words (and rarer ones) first — BM25 on both backends. Words are

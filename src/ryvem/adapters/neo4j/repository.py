@@ -1009,7 +1009,7 @@ class Neo4jRepository:
     def scrub(self, progress: Progress | None = None) -> None:
         """Nothing a client can do: the properties and the full-text index entries are
         rewritten by the transaction; the server's store files, transaction logs and index
-        segments keep old bytes until the operator compacts them (see the README)."""
+        segments keep old bytes until the operator compacts them (docs/concepts/forgetting.md)."""
         if progress is not None:
             progress("done", 1, 1)
 

@@ -1,4 +1,5 @@
-"""The README's "Two clocks" examples, run verbatim and in order by the real ``ryvem`` script.
+"""The "Two clocks" page's examples (docs/concepts/clocks.md, once the README's section),
+run verbatim and in order by the real ``ryvem`` script.
 
 Each command line of the section's first two ``sh`` blocks (a backdated decision, a late
 retire) runs in one bash shell (so a variable a line sets is seen by the next), in a fresh
@@ -17,13 +18,13 @@ from pathlib import Path
 
 from support.cli import RYVEM
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "concepts" / "clocks.md"
 
 
 def _section_commands() -> list[str]:
     """The command lines of the backdated-decision and late-retire blocks, in order (a line
     that is only a comment describes the output above it)."""
-    text = README.read_text()
+    text = PAGE.read_text()
     start = text.index("**A backdated decision.**")
     end = text.index("**A vault's history.**")
     blocks = re.findall(r"```sh\n(.*?)```", text[start:end], re.DOTALL)
@@ -32,7 +33,7 @@ def _section_commands() -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def test_the_two_clocks_examples_run_verbatim_in_order_and_print_what_the_readme_says(
+def test_the_two_clocks_examples_run_verbatim_in_order_and_print_what_the_page_says(
     tmp_path: Path,
 ) -> None:
     """Every line exits as its comment says (0 unless "exit 1"), the backdated decision is
