@@ -49,8 +49,10 @@ class Masked:
         self.ids: dict[str, str] = {}
 
     def __call__(self, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: self(v) for k, v in value.items() if k != "score"}
+        if isinstance(value, dict):  # a score is each engine's own (BM25 / Lucene): which
+            # legs scored a hit is kept, and a confidence (none in lexical mode) compared
+            return {k: ({leg: s is not None for leg, s in v.items()} if k == "scores"
+                        else self(v)) for k, v in value.items() if k != "score"}
         if isinstance(value, list):
             return [self(v) for v in value]
         if isinstance(value, str):

@@ -253,6 +253,40 @@ class SearchModesContract(ContractBase):
         lexical = session.search("checkout retries", mode="lexical", scope="global")
         assert [h.ranks["semantic"] for h in lexical.hits] == [None] * len(lexical.hits)
 
+    def test_hybrid_is_silent_when_no_word_matches_and_no_meaning_is_close(
+        self, session: Session
+    ) -> None:
+        """A question whose words no memory holds returns nothing by default, and one close
+        in meaning still finds its memory."""
+        session.write("decision", "Keep sessions in signed cookies", key="sessions",
+                      scope="global", body="User login state lives in a signed cookie.")
+        session.write("note", "The cat sat on the mat", key="cat", scope="global",
+                      body="A small cat was sitting on the mat all afternoon.")
+        for text in ("zq81fa0c93e4", "blorfen the quaddle"):
+            assert session.search(text, scope="global").hits == []
+        close = session.search("kitten resting on a rug", scope="global").hits
+        assert [h.hit.title for h in close] == ["The cat sat on the mat"]
+        assert close[0].scores["semantic"] >= recall.SILENCE_FLOOR
+        assert close[0].confidence == close[0].score
+
+    def test_hybrid_fuses_by_score_so_a_strong_word_match_keeps_first_place(
+        self, session: Session
+    ) -> None:
+        """Each hit carries both legs' own scores; the fused score is
+        0.3 x lexical over the best lexical + 0.7 x cosine, the order follows it."""
+        session.write("decision", "Checkout is idempotent", key="checkout", scope="global",
+                      body="Each checkout request carries an idempotency key.")
+        session.write("decision", "Retries are safe", key="retries", scope="global",
+                      body="A client may send a request again after a timeout.")
+        hits = session.search("idempotency key", scope="global").hits
+        assert hits[0].hit.title == "Checkout is idempotent"
+        best = max(h.scores["lexical"] or 0.0 for h in hits)
+        for h in hits:
+            lex, sem = h.scores.get("lexical"), h.scores.get("semantic")
+            want = 0.3 * (lex or 0.0) / best + 0.7 * max(sem or 0.0, 0.0)
+            assert abs(h.score - want) < 1e-5
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
     def test_hybrid_legs_run_side_by_side_and_give_the_answer_of_legs_run_in_turn(
         self, session: Session, repo: GraphRepository, monkeypatch: pytest.MonkeyPatch
     ) -> None:
