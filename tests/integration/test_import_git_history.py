@@ -223,6 +223,22 @@ def test_a_draft_thrown_away_and_a_file_brought_back_are_the_graphs_now_on_the_n
     assert (idle["created"], idle["superseded"], idle["retired"]) == (0, 0, 0)
 
 
+def test_a_commit_touching_no_page_is_never_counted_again_on_a_later_run(
+    repo: tuple[Repo, list[str]], cli: Cli
+) -> None:
+    """A commit that changes only an image writes no version; it was counted as a new
+    commit on every re-import, since no version named it."""
+    r, _ = repo
+    first = cli.json("import", str(r.root), "--git-history")
+    (r.root / "diagram.png").write_bytes(b"\x89PNG not really")
+    r.commit("Add a picture", "2024-04-11T09:00:00Z")
+    again = cli.json("import", str(r.root), "--git-history")
+    assert again["git"]["commits"] == 0
+    assert again["git"]["already_imported"] == first["git"]["commits"]
+    assert (again["created"], again["superseded"]) == (0, 0)
+    assert cli.json("import", str(r.root), "--git-history")["git"]["commits"] == 0
+
+
 def test_a_vault_in_a_sub_folder_sees_only_its_own_files(tmp_path: Path, cli: Cli) -> None:
     """Keys are relative to DIR; commits that touched nothing below it are not counted."""
     r = Repo(tmp_path / "project")
@@ -295,7 +311,8 @@ def test_this_repositorys_own_docs_import_with_their_history(cli: Cli) -> None:
     if git("rev-parse", "--is-shallow-repository") == "true":
         unavailable("this checkout is a shallow clone: docs/ has no history to import")
     summary = cli.json("import", str(docs), "--git-history", "--scope", "board:docs")
-    log = git("log", "--first-parent", "--format=%H", "HEAD", "--", "docs").split()
+    log = git("log", "--first-parent", "--format=%H", "HEAD", "--", ":(glob)docs/**/*.md",
+              ":(exclude,glob)docs/**/.*/**").split()
     assert summary["git"]["commits"] == len(log) > 0
     touched = git("log", "--first-parent", "--reverse", "--format=%H", "HEAD", "--",
                   "docs/design.md").split()

@@ -1,7 +1,7 @@
 """Importing a vault's git history: ``ryvem graph import DIR --git-history``.
 
 Every commit on HEAD's first-parent line that touched a page (a ``*.md`` file below DIR,
-outside dot-folders) becomes a version of that page valid from the commit's time (its
+outside dot-folders; a commit touching only other files is not one) becomes a version of that page valid from the commit's time (its
 committer date), oldest first, with the links in it; the version's data is the page's front
 matter plus ``"git": {"commit", "author", "email", "authored", "committed", "message"}``. A
 commit that deletes a page retires it at that time; a rename git reports (``-M``) keeps one
@@ -180,7 +180,10 @@ def import_history(
             ".", "the repository is a shallow clone: history before its oldest commit is "
             "not there to import",
         ))
-    log = folder.log()
+    # Only commits that touch a page: one that changes only other files (an image, a
+    # script) writes no version, so no later run could see it was imported, and every
+    # re-import counted it again.
+    log = [c for c in folder.log() if any(_changes(c))]
     store = _read_store(service, kind, sc)
     seen = [i for i, c in enumerate(log) if c.id in store.commits]
     todo = log[seen[-1] + 1 :] if seen else log
