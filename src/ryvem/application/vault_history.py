@@ -3,8 +3,8 @@
 Every commit on HEAD's first-parent line that touched a page (a ``*.md`` file below DIR,
 outside dot-folders; a commit touching only other files is not one) becomes a version of
 that page valid from the commit's time (its committer date), oldest first, with the links in
-it; the version's data is the page's front matter plus ``"git": {"commit", "author", "email", "authored", "committed", "message"}``. A
-commit that deletes a page retires it at that time; a rename git reports (``-M``) keeps one
+it; the version's data is the page's front matter plus ``"git": {"commit", "author",
+"email", "authored", "committed", "message"}``. A commit that deletes a page retires it at that time; a rename git reports (``-M``) keeps one
 node, whose history then spans both keys. Commits already imported are skipped: the newest
 commit any version of the scope's pages names is where the next run starts, so running it
 again adds only commits made since. Last, the working tree is imported as now: a page whose
