@@ -4,16 +4,16 @@ Every commit on HEAD's first-parent line that touched a page (a ``*.md`` file be
 outside dot-folders; a commit touching only other files is not one) becomes a version of
 that page valid from the commit's time (its committer date), oldest first, with the links in
 it; the version's data is the page's front matter plus ``"git": {"commit", "author",
-"email", "authored", "committed", "message"}``. A commit that deletes a page retires it at that time; a rename git reports (``-M``) keeps one
-node, whose history then spans both keys. Commits already imported are skipped: the newest
-commit any version of the scope's pages names is where the next run starts, so running it
-again adds only commits made since. Last, the working tree is imported as now: a page whose
-current version is not the one the last commit touching its file wrote (its file edited,
-untracked or ignored; an earlier run's draft since thrown away; a page retired while its file
-was gone, now back) is written from its file with the import's usual rules
-(:mod:`ryvem.application.vault`) at the present time, and with ``retire_missing`` a page whose
-file is gone is retired now. So after a run the graph's now is the folder's, whatever HEAD
-holds.
+"email", "authored", "committed", "message"}``. A commit that deletes a page retires it at
+that time; a rename git reports (``-M``) keeps one node, whose history then spans both keys.
+Commits already imported are skipped: the newest commit any version of the scope's pages
+names is where the next run starts, so running it again adds only commits made since. Last,
+the working tree is imported as now: a page whose current version is not the one the last
+commit touching its file wrote (its file edited, untracked or ignored; an earlier run's
+draft since thrown away; a page retired while its file was gone, now back) is written from
+its file with the import's usual rules (:mod:`ryvem.application.vault`) at the present time,
+and with ``retire_missing`` a page whose file is gone is retired now. So after a run the
+graph's now is the folder's, whatever HEAD holds.
 
 Valid times only move forward, along the first-parent line and for each page: a commit dated
 before its parent (clock skew, a rebased date) is placed a microsecond after the commit
