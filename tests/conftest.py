@@ -36,6 +36,17 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
+@pytest.fixture(scope="module")
+def local_model() -> None:
+    """The local embedding model must load: else the test is unavailable (a failure under
+    CI=true). Use as ``pytestmark = pytest.mark.usefixtures("local_model")``."""
+    from ryvem.embedding import probe
+
+    reason = probe()
+    if reason is not None:
+        unavailable(reason)
+
+
 def _docker_answers() -> bool:
     try:
         import docker  # type: ignore[import-untyped]

@@ -10,20 +10,13 @@ from pathlib import Path
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from conftest import unavailable
 from pages import DECISIONS
 from support.cli import Cli, assert_fails
 
 PAGES = DECISIONS
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _model() -> None:
-    from ryvem.embedding import probe
-
-    reason = probe()
-    if reason is not None:
-        unavailable(reason)
+pytestmark = pytest.mark.usefixtures("local_model")
 
 
 @pytest.fixture

@@ -12,20 +12,13 @@ from pathlib import Path
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from conftest import unavailable
 from pages import DECISIONS
 from support.cli import Cli
 
 NOTHING = ["zq81fa0c93e4", "qwxv zzkq plorbt", "blorfen the quaddle", "yak"]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _model() -> None:
-    from ryvem.embedding import probe
-
-    reason = probe()
-    if reason is not None:
-        unavailable(reason)
+pytestmark = pytest.mark.usefixtures("local_model")
 
 
 @pytest.fixture

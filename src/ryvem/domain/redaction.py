@@ -162,7 +162,7 @@ def redact_link_targets(body: str, key: str | None, text: str) -> tuple[str, int
                 inner = folded_spans(body[start:end], text, percent=percent)
                 if round_ == 2 or not inner:  # not found as folded (NFC): the whole target
                     inner = [(0, end - start)]
-                spans += [(start + s, start + e) for s, e in _merged(inner)]
+                spans += [(start + s, start + e) for s, e in inner]
         if not spans:
             break
         body = _replace_spans(body, sorted(spans))
@@ -188,16 +188,6 @@ def _redact_data_links(
     out = {name: [one(i) for i in value] if isinstance(value, list) else one(value)
            for name, value in data.items()}
     return (out, total) if total else (data, 0)
-
-
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if out and start < out[-1][1]:
-            out[-1] = (out[-1][0], max(end, out[-1][1]))
-        else:
-            out.append((start, end))
-    return out
 
 
 # What stands for the marker while a redacted version's links are read: "[redacted]" inside

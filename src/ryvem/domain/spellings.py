@@ -29,7 +29,9 @@ from urllib.parse import unquote
 
 from markdown_it.common.utils import UNESCAPE_ALL_RE, replaceEntityPattern
 
-__all__ = ["DECODING_MARKS", "folded_spans", "html_forms", "reads_as", "spelled_spans"]
+__all__ = [
+    "DECODING_MARKS", "folded_spans", "html_forms", "merged", "reads_as", "spelled_spans",
+]
 
 DECODING_MARKS = ("&", "%", "\\")
 """What every encoded spelling holds: an entity's ``&``, a percent escape's ``%``, a
@@ -122,13 +124,18 @@ def spelled_spans(body: str, text: str) -> list[Span]:
         for step in steps:
             view = _decode(view, step)
         found.extend(_found(text, view))
-    merged: list[Span] = []
-    for start, end in sorted(found):
-        if merged and start < merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+    return merged(found)
+
+
+def merged(spans: list[Span]) -> list[Span]:
+    """``spans`` sorted, overlapping ones joined into one."""
+    out: list[Span] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
         else:
-            merged.append((start, end))
-    return merged
+            out.append((start, end))
+    return out
 
 
 def _fold(view: _View) -> _View:
@@ -151,7 +158,7 @@ def folded_spans(written: str, text: str, *, percent: bool) -> list[Span]:
     view: _View = (written, [(i, i + 1) for i in range(len(written))])
     if percent:
         view = _decode(view, 1)
-    return sorted(set(_found(text, _fold(view))))
+    return merged(list(_found(text, _fold(view))))
 
 
 def html_forms(text: str) -> set[str]:
