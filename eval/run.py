@@ -31,7 +31,7 @@ Modes:
   list, weight 0.5, floor 0.2 (the library's graph weight and semantic floor): every line of
   another page that links to a page (``[[Page]]``, the link shown as its text), embedded and
   scored for the page it links to; ``hybrid-h3-prototype`` is the same without the third
-  list, its baseline (measured 2026-12-04, not adopted: docs/search.md, lever 13);
+  list, its baseline (measured 2026-12-04, not adopted: docs/notes/search-notes.md, lever 13);
 * ``--chunks WINDOW/OVERLAP/HEAD`` changes what the library's modes embed (e.g. ``256/32/0``,
   every window; ``256/32/1``, each row's first window only); the prototypes keep 256/32/0;
 * ``bm25-or`` — the plain baseline: a small pure-Python BM25 over title+body, words OR-ed,

@@ -1,5 +1,6 @@
 """The eval harness behind `make eval`: its question file is well-formed and its pieces
-(plain OR-BM25, reciprocal rank fusion, the metrics) compute what docs/search.md says."""
+(plain OR-BM25, reciprocal rank fusion, the metrics) compute what the search notes
+(docs/notes/search-notes.md) say."""
 
 from __future__ import annotations
 

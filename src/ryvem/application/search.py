@@ -10,7 +10,7 @@ list is taken ``depth`` deep (20) and merged by one of two rules:
   vector list lacks keeps 0.3 of the scale, and vectors promote a hit only as far as their
   similarity says: reciprocal rank fusion gave that first place 1/61, below any row ranked
   10th in both lists (issue 40). Weights chosen on the evaluation's tune splits only
-  (``docs/search.md``);
+  (``docs/search-quality.md``);
 * ``rrf`` (the ``hybrid-rrf`` and ``hybrid+graph`` recipes): reciprocal rank fusion,
   ``sum(weight / (rrf_k + rank))``, k = 60.
 
@@ -152,7 +152,7 @@ STRATEGIES: dict[str, Strategy] = {
     "hybrid-rrf": Strategy("hybrid-rrf", ("lexical", "semantic")),
     # Graph distance as a third list (Graphiti's recipes fuse BM25, cosine and graph distance
     # the same way). A library recipe, not a face's mode: on the evaluation's tune split it
-    # gained nothing over hybrid (docs/search.md, "Levers measured").
+    # gained nothing over hybrid (docs/notes/search-notes.md, "Levers measured").
     "hybrid+graph": Strategy(
         "hybrid+graph", ("lexical", "semantic", "graph"), graph_seeds=10,
         weights=(("graph", 0.5),),
@@ -427,7 +427,7 @@ def run_strategy(
     if len(wanted) == 2 and isinstance(repo, ReadsConcurrently) and repo.reads_concurrently:
         # The lexical leg in a worker thread, while this one embeds the question and runs
         # the vector leg: SQLite, onnxruntime and numpy release the GIL, so the search costs
-        # about the slower leg, not their sum (docs/search.md, "Measured").
+        # about the slower leg, not their sum (docs/notes/search-notes.md, "Measured").
         # The vector leg's product on one core, so it does not take the core the lexical leg
         # runs on (ryvem.embedding.index.on_one_core).
         from ryvem.embedding.index import on_one_core

@@ -96,8 +96,8 @@ def parse_search(text: str | None) -> SearchQuery:
 MAX_PAIRS = 16
 
 # Lucene's English stop set (what Neo4j's ``english`` analyzer drops) plus the question words
-# agents' queries are made of. Chosen on the eval's tune split (docs/search.md): dropping them
-# when other words exist stops "how do I …" from ranking pages full of "how" and "do".
+# agents' queries are made of. Chosen on the eval's tune split (docs/notes/search-notes.md):
+# dropping them when other words exist stops "how do I …" from ranking pages full of "how" and "do".
 _LUCENE_ENGLISH_STOP = (  # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET
     "a an and are as at be but by for if in into is it no not of on or such that the their "
     "then there these they this to was will with"

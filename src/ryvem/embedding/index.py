@@ -1,7 +1,7 @@
 """Exact nearest-neighbour search over unit vectors: one float32 matrix, one product a query.
 
-Chosen by measurement (``bench/vector_index.py``, figures in ``docs/search.md``): at 100,000
-vectors of 384 dimensions a query is one matrix-vector product plus a partial sort, a few
+Chosen by measurement (``bench/vector_index.py``, figures in ``docs/notes/search-notes.md``): at
+100,000 vectors of 384 dimensions a query is one matrix-vector product plus a partial sort, a few
 milliseconds, with recall 1.0 by construction, no build step, no native library and no
 SQLite extension; vectors live in the store as little-endian float32 blobs
 (:func:`to_blob`/:func:`from_blob`). Pure: numpy only, no I/O.
@@ -11,8 +11,8 @@ scores an owner by its best row and returns each owner once.
 
 The product itself is :func:`similarities`: BLAS over every core, or numpy's own loop on one
 core inside :func:`on_one_core` on a machine of two cores or fewer — what a hybrid search asks
-for while its lexical leg runs beside the product on another thread (docs/search.md, "The
-vector leg on one core").
+for while its lexical leg runs beside the product on another thread (docs/notes/search-notes.md,
+"The vector leg on one core").
 """
 
 from __future__ import annotations

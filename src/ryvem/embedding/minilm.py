@@ -27,8 +27,8 @@ __all__ = ["MODEL_SHA256", "MiniLM", "model_file", "tokenizer_file"]
 MODEL_SHA256 = "afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 256  # the model card's window, [CLS] and [SEP] included
-# What a stored text is cut into (chosen on eval's tune split, docs/search.md "Embedding the
-# corpus in under 10 s"): windows of 128 tokens (the length the model was trained on),
+# What a stored text is cut into (chosen on eval's tune split, docs/notes/search-notes.md "Embedding
+# the corpus in under 10 s"): windows of 128 tokens (the length the model was trained on),
 # consecutive ones sharing 16, and only the first 3 of a text (its first ~346 tokens); the
 # rest of a long body is found by the lexical side only. A text of at most 126 tokens is one
 # window.
@@ -42,7 +42,7 @@ HEAD = 3  # windows embedded per text, from its start (0: every window)
 # for the whole run), so a text's vector would depend on the texts it runs with (cosine down
 # to 0.974 for a one-word text packed with longer ones). So every text runs alone (0): its
 # vector is the one it gets as a question, and the corpus costs 3.4 s instead of 3.2 s
-# packed (687 windows, 2 shared cores, docs/search.md "The local embedding model").
+# packed (687 windows, 2 shared cores, docs/notes/search-notes.md "The local embedding model").
 RUN_TOKENS = 0
 
 
@@ -115,8 +115,8 @@ class MiniLM:
         # Spinning (threads busy-wait for the next run) is worth 15-20% on a batch of runs
         # (the corpus: 9.7-9.9 s against 11.6-11.8 s), and costs the step right after a lone
         # run: a hybrid search's vector product after the question's embedding ran 2x slower
-        # (docs/search.md, "Measured"). So batches run on a spinning session and a single run
-        # (a question) on one that does not spin.
+        # (docs/notes/search-notes.md, "Measured"). So batches run on a spinning session and a
+        # single run (a question) on one that does not spin.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
         if self._threads:
             opts.intra_op_num_threads = self._threads

@@ -900,7 +900,7 @@ class Neo4jRepository:
         driver is thread-safe and each read takes a session of its own from its pool, so a
         hybrid search's lexical query waits on the server while the question is embedded and
         the vector query sent (hybrid p50 21-24 -> 18-22 ms on the SilverBullet corpus,
-        docs/search.md)."""
+        docs/notes/search-notes.md)."""
         return not self._closed
 
     def __enter__(self) -> Neo4jRepository:

@@ -2,8 +2,8 @@
 
 The vectors of current rows live in ``node_vectors`` as float32 blobs (migration 003). A
 search scores every chunk of the model with one matrix-vector product (100k x 384 is a few
-tens of milliseconds; ``docs/search.md`` has the measurements against HNSW indexes), keeps
-the best chunk of each row, and applies the kind and scope filters as masks over integer
+tens of milliseconds; ``docs/notes/search-notes.md`` has the measurements against HNSW indexes),
+keeps the best chunk of each row, and applies the kind and scope filters as masks over integer
 codes, so a filter costs no Python loop.
 
 The matrix is cached per store handle and refreshed cheaply: ``vector_state.generation``
