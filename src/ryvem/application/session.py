@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ryvem.application import search as recall
 from ryvem.application import workspace
 from ryvem.application.service import EdgeView, Service, WriteResult
+from ryvem.application.transcript import TranscriptSummary, import_transcript
 from ryvem.application.vault import TITLE_FROM, ImportSummary, import_vault
 from ryvem.application.vault import Progress as ImportProgress
 from ryvem.application.workspace import Minted
@@ -297,6 +298,17 @@ class Session:
                                    progress=progress, title_from=title_from)
         self.written()
         return Imported(summary, svc.default_scope, minted)
+
+    def import_transcript(
+        self, file: str | Path, *, scope: str | None = None, kind: str = "turn",
+        key_prefix: str | None = None,
+    ) -> TranscriptSummary:
+        """Import a conversation as one memory a turn, chained by ``follows`` edges
+        (``application.transcript``), into ``scope`` or the default scope (never minting)."""
+        validate_kind(kind)
+        summary = import_transcript(self.service(scope), file, kind=kind, key_prefix=key_prefix)
+        self.written()
+        return summary
 
     # --- the other writes, with the default scope (never minting) -------------------------
     def retire(

@@ -27,7 +27,7 @@ from ryvem.cli.progress import steps
 from ryvem.cli.text import say
 from ryvem.domain import jsontext
 
-__all__ = ["embed_with_bar", "import_"]
+__all__ = ["embed_with_bar", "import_", "import_transcript"]
 
 
 _Folder = Annotated[str, typer.Argument(
@@ -59,6 +59,45 @@ _NoEmbed = Annotated[bool, typer.Option(
     help="Leave the new rows queued for embedding (ryvem graph reindex --pending, or "
     "the MCP server, embeds them later); lexical search sees them at once.",
 )]
+
+
+_Transcript = Annotated[str, typer.Argument(
+    metavar="FILE", show_default=False,
+    help="A conversation: JSON Lines of {speaker|role, text|content, time} records, or a "
+    "markdown dialogue of 'Speaker: text' (or '**Speaker** (time): text') lines.",
+)]
+_TurnKind = Annotated[str, typer.Option("--kind", help="The kind of the turn nodes.")]
+_KeyPrefix = Annotated[str | None, typer.Option(
+    "--key-prefix", show_default=False,
+    help="Keys are PREFIX/0001, PREFIX/0002, …; default: the file's name without extension.",
+)]
+
+
+@graph.command("import-transcript")
+def import_transcript(
+    ctx: typer.Context,
+    file: _Transcript,
+    scope: ScopeOpt = None,
+    kind: _TurnKind = "turn",
+    key_prefix: _KeyPrefix = None,
+    no_embed: _NoEmbed = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import a conversation as one memory a turn, each linked to the one before it
+    ('follows'); the file is only read, and a re-run writes only new or changed turns."""
+    st = state(ctx)
+    with errors_to_exit():
+        session = st.session()
+        summary = session.import_transcript(file, scope=scope, kind=kind, key_prefix=key_prefix)
+        embedded = 0 if no_embed else embed_with_bar(
+            session, sys.stderr.isatty() and not as_json, "embedding")
+        record = {**summary.record(), "embedded": embedded}
+        if as_json:
+            echo_json(record)
+        else:
+            say(f"imported {summary.turns} turns from {summary.file} into {summary.scope} "
+                f"({record['created']} new, {record['superseded']} changed, "
+                f"{record['unchanged']} unchanged; {summary.links} follows links)")
 
 
 @graph.command("import")
