@@ -15,6 +15,7 @@ import inspect
 import json
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,10 @@ def mcp_tools() -> list[Any]:
         session = ryvem.open_session(db=str(Path(tmp) / "ref.db"))
         try:
             server = build_server(session, export_folder=tmp, allow_purge=True)
-            return list(asyncio.run(server.list_tools()))
+            # In a thread of its own: asyncio.run refuses a thread where a loop runs (a test
+            # session may have one), and a fresh thread never has one.
+            with ThreadPoolExecutor(1) as pool:
+                return list(pool.submit(asyncio.run, server.list_tools()).result())
         finally:
             session.close()
 

@@ -20,7 +20,7 @@ NODE_KEYS = {
     "superseded_by", "supersedes", "retired_reason", "erased", "recorded_at",
     "closure_recorded_at",
 }
-HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score", "ranks"}
+HIT_KEYS = {"id", "kind", "scope", "title", "snippet", "score", "ranks", "scores", "confidence"}
 EDGE_KEYS = {
     "id", "rel", "from", "to", "data", "valid_from", "valid_to", "recorded_at",
     "closure_recorded_at",
